@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { v } from '../../http/validation.js';
+
+export const createUserBody = z.object({
+  name: v.string({ max: 255 }),
+  email: v.string({ max: 255 }).email({ error: 'The :attribute field must be a valid email address.' }),
+  max_tools: v.int({ min: 0, max: 1000 }).optional(),
+  max_calls_in_parallel: v.int({ min: 1, max: 10000 }).optional(),
+});
+
+export const createPhoneNumberBody = z.object({
+  phone_number: v.string({ max: 64 }),
+  country_code: v.string({ max: 2 }).optional(),
+  type_label: v.enum(['Normal', 'SIP', 'Caller ID']),
+});
+
+export const createVoiceBody = z.object({
+  name: v.string({ max: 255 }),
+  mode: v.enum(['pipeline', 'multimodal']),
+  user_id: v.id().optional().nullable(),
+});
+
+export const userIdParam = z.object({ id: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number) });
+export const tokenParams = z.object({
+  id: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number),
+  tokenId: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number),
+});

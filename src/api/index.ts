@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './account/routes.js';
+import { adminRoutes } from './admin/routes.js';
+import { assistantRoutes } from './assistants/routes.js';
+import { callRoutes } from './calls/routes.js';
+import { campaignRoutes } from './campaigns/routes.js';
+import { leadRoutes } from './leads/routes.js';
+import { referenceRoutes } from './reference/routes.js';
+import { toolRoutes } from './tools/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
+
+/** Every resource of the API, one plugin each (src/api/<resource>/routes.ts). */
+export async function registerApi(app: FastifyInstance): Promise<void> {
+  for (const plugin of [
+    adminRoutes,
+    accountRoutes,
+    referenceRoutes,
+    toolRoutes,
+    assistantRoutes,
+    leadRoutes,
+    campaignRoutes,
+    callRoutes,
+    webhookRoutes,
+  ]) {
+    await app.register(plugin);
+  }
+}

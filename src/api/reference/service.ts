@@ -1,0 +1,43 @@
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/pool.js';
+import { assistants, languages, llmModels, phoneNumbers, voices } from '../../db/schema.js';
+import type { PhoneNumberRow } from './serializers.js';
+
+/** A number is assigned while a live inbound assistant holds it (CONTRACT §2). */
+const assignedExpr = sql<boolean>`exists (
+  select 1 from ${assistants}
+  where ${assistants.phoneNumberId} = ${phoneNumbers.id}
+    and ${assistants.type} = 'inbound' and ${assistants.deletedAt} is null)`;
+
+export async function listPhoneNumbers(db: Db, userId: number, type?: 'inbound' | 'outbound'): Promise<PhoneNumberRow[]> {
+  const rows = await db
+    .select({
+      id: phoneNumbers.id,
+      phoneNumber: phoneNumbers.phoneNumber,
+      countryCode: phoneNumbers.countryCode,
+      typeLabel: phoneNumbers.typeLabel,
+      assigned: assignedExpr,
+    })
+    .from(phoneNumbers)
+    .where(eq(phoneNumbers.userId, userId))
+    .orderBy(asc(phoneNumbers.id));
+  if (type === 'inbound') return rows.filter((r) => !r.assigned && r.typeLabel !== 'Caller ID');
+  return rows;
+}
+
+/** Public voices and the caller's own, optionally of one mode. */
+export async function listVoices(db: Db, userId: number, mode?: string) {
+  return db
+    .select({ id: voices.id, name: voices.name, mode: voices.mode })
+    .from(voices)
+    .where(and(or(isNull(voices.userId), eq(voices.userId, userId)), mode ? eq(voices.mode, mode) : undefined))
+    .orderBy(asc(voices.id));
+}
+
+export async function listModels(db: Db) {
+  return db.select({ id: llmModels.id, name: llmModels.name }).from(llmModels).orderBy(asc(llmModels.id));
+}
+
+export async function listLanguages(db: Db) {
+  return db.select({ id: languages.id, name: languages.name, iso_2: languages.iso2 }).from(languages).orderBy(asc(languages.id));
+}

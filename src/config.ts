@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const seconds = z
+  .string()
+  .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'a comma-separated list of seconds, e.g. 5,300,1800')
+  .transform((v) => v.split(',').map(Number));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_APP_URL: z.string().url().optional(),
+  DEFAULT_PHONE_REGION: z.string().regex(/^[A-Z]{2}$/, 'a two-letter region code such as DE').default('DE'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
+  SANDBOX_TIME_SCALE: z.coerce.number().min(0).default(1),
+  WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
+  ALLOW_PRIVATE_TARGETS: bool.default(false),
+  LLM_BASE_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014),
+  PLATFORM_COST_PER_MINUTE: z.coerce.number().min(0).default(0.05),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  publicBaseUrl: string;
+  publicAppUrl: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.DATABASE_URL && !e.ADMIN_TOKEN) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_TOKEN: required when DATABASE_URL is set');
+  }
+  const local = `http://localhost:${e.PORT}`;
+  return {
+    ...e,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? local).replace(/\/+$/, ''),
+    publicAppUrl: (e.PUBLIC_APP_URL ?? local).replace(/\/+$/, ''),
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * The one database schema of Switchboard. Every table lives here; migrations under
+ * ./migrations are generated from it with `npm run db:generate` and checked in.
+ *
+ * Timestamps are `timestamptz(6)` read as strings (mode 'string') so that the microseconds
+ * the spec shows survive the round trip; src/db/time.ts formats them for the API.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: 'string' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
+
+// ---------------------------------------------------------------- accounts
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  maxTools: integer('max_tools').notNull().default(5),
+  maxCallsInParallel: integer('max_calls_in_parallel').notNull().default(10),
+  webhookSecret: text('webhook_secret').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('users_email_unique').on(sql`lower(${t.email})`)]);
+
+export const apiTokens = pgTable('api_tokens', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  revokedAt: ts('revoked_at'),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('api_tokens_hash_unique').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)]);
+
+/** Key/value settings of the deployment itself (e.g. the hash of the generated admin token). */
+export const systemSettings = pgTable('system_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------- reference data
+
+export const languages = pgTable('languages', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  iso2: text('iso_2').notNull(),
+}, (t) => [uniqueIndex('languages_name_unique').on(t.name)]);
+
+export const llmModels = pgTable('llm_models', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+}, (t) => [uniqueIndex('llm_models_name_unique').on(t.name)]);
+
+export const voices = pgTable('voices', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  mode: text('mode').notNull(), // 'pipeline' | 'multimodal'
+  /** null = public voice */
+  userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+}, (t) => [index('voices_user_idx').on(t.userId)]);
+
+export const phoneNumbers = pgTable('phone_numbers', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  countryCode: text('country_code').notNull(),
+  typeLabel: text('type_label').notNull(), // 'Normal' | 'SIP' | 'Caller ID'
+  createdAt: createdAt(),
+}, (t) => [index('phone_numbers_user_idx').on(t.userId)]);
+
+// ---------------------------------------------------------------- mid-call tools
+
+export type ToolHeader = { name: string; value: string };
+export type ToolParam = { name: string; type: 'string' | 'number' | 'boolean'; description: string };
+
+export const tools = pgTable('tools', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  endpoint: text('endpoint').notNull(),
+  method: text('method').notNull(),
+  timeout: integer('timeout').notNull().default(10),
+  headers: jsonb('headers').$type<ToolHeader[]>().notNull().default([]),
+  schema: jsonb('schema').$type<ToolParam[]>().notNull().default([]),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('tools_user_idx').on(t.userId)]);
+
+// ---------------------------------------------------------------- assistants
+
+export type PostCallField = { name: string; type: 'string' | 'number' | 'bool'; description: string };
+export type FillerConfig = { neutral: string[]; negative: string[]; positive: string[]; question: string[] };
+
+export const assistants = pgTable('assistants', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  name: text('name').notNull(),
+  type: text('type').notNull(), // 'inbound' | 'outbound'
+  status: text('status').notNull().default('active'),
+  mode: text('mode').notNull().default('pipeline'),
+  phoneNumberId: integer('phone_number_id').references(() => phoneNumbers.id, { onDelete: 'set null' }),
+  engineId: integer('engine_id'),
+  synthesizerId: integer('synthesizer_id'),
+  transcriberId: integer('transcriber_id'),
+  voiceId: integer('voice_id').notNull().references(() => voices.id),
+  instanceId: integer('instance_id').notNull().default(1),
+  variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
+  postCallEvaluation: boolean('post_call_evaluation').notNull().default(true),
+  fillers: boolean('fillers').notNull().default(false),
+  postCallSchema: jsonb('post_call_schema').$type<PostCallField[]>().notNull().default([]),
+  endCallToolDescription: text('end_call_tool_description'),
+  isWebhookActive: boolean('is_webhook_active').notNull().default(false),
+  webhookUrl: text('webhook_url'),
+  inboundWebhookUrl: text('inbound_webhook_url'),
+  language: text('language'),
+  languageId: integer('language_id').references(() => languages.id),
+  llmModelId: integer('llm_model_id').references(() => llmModels.id),
+  multimodalModelId: integer('multimodal_model_id'),
+  transcriberProviderId: integer('transcriber_provider_id'),
+  synthesizerProviderId: integer('synthesizer_provider_id'),
+  maxDuration: integer('max_duration').notNull().default(600),
+  record: boolean('record').notNull().default(false),
+  initialMessage: text('initial_message').notNull().default(''),
+  systemPrompt: text('system_prompt').notNull().default(''),
+  flowsPlatformId: integer('flows_platform_id'),
+  timezone: text('timezone').notNull().default('UTC'),
+  maxSilenceDuration: integer('max_silence_duration').notNull().default(40),
+  reengagementInterval: integer('reengagement_interval').notNull().default(30),
+  endCallOnVoicemail: boolean('end_call_on_voicemail').notNull().default(false),
+  llmTemperature: numeric('llm_temperature', { precision: 4, scale: 2 }).notNull().default('0.10'),
+  voiceStability: numeric('voice_stability', { precision: 4, scale: 2 }).notNull().default('0.70'),
+  voiceSimilarity: numeric('voice_similarity', { precision: 4, scale: 2 }).notNull().default('0.50'),
+  speechSpeed: numeric('speech_speed', { precision: 4, scale: 2 }).notNull().default('1.00'),
+  ambientSoundVolume: numeric('ambient_sound_volume', { precision: 4, scale: 2 }).notNull().default('0.50'),
+  allowInterruptions: boolean('allow_interruptions').notNull().default(true),
+  enableNoiseCancellation: boolean('enable_noise_cancellation').notNull().default(false),
+  endpointSensitivity: numeric('endpoint_sensitivity', { precision: 4, scale: 2 }).notNull().default('0.50'),
+  interruptSensitivity: numeric('interrupt_sensitivity', { precision: 4, scale: 2 }).notNull().default('0.50'),
+  endpointType: text('endpoint_type').notNull().default('vad'),
+  waitForCustomer: boolean('wait_for_customer').notNull().default(false),
+  ambientSound: text('ambient_sound').notNull().default('none'),
+  sendWebhookOnlyOnCompleted: boolean('send_webhook_only_on_completed').notNull().default(true),
+  includeRecordingInWebhook: boolean('include_recording_in_webhook').notNull().default(true),
+  fillerConfig: jsonb('filler_config').$type<FillerConfig>().notNull()
+    .default({ neutral: [], negative: [], positive: [], question: [] }),
+  knowledgebaseId: integer('knowledgebase_id'),
+  knowledgebaseMode: text('knowledgebase_mode').notNull().default('function_call'),
+  minInterruptWords: integer('min_interrupt_words').notNull().default(0),
+  widgetSettings: jsonb('widget_settings').$type<Record<string, unknown>>().notNull().default({}),
+  deletedAt: ts('deleted_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  index('assistants_user_idx').on(t.userId, t.id),
+  // An inbound number belongs to at most one live inbound assistant.
+  uniqueIndex('assistants_inbound_number_unique').on(t.phoneNumberId)
+    .where(sql`${t.type} = 'inbound' and ${t.deletedAt} is null and ${t.phoneNumberId} is not null`),
+]);
+
+export const assistantTools = pgTable('assistant_tools', {
+  assistantId: integer('assistant_id').notNull().references(() => assistants.id, { onDelete: 'cascade' }),
+  toolId: integer('tool_id').notNull().references(() => tools.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.assistantId, t.toolId] }), index('assistant_tools_tool_idx').on(t.toolId)]);
+
+// ---------------------------------------------------------------- campaigns and leads
+
+export const campaigns = pgTable('campaigns', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  assistantId: integer('assistant_id').notNull().references(() => assistants.id),
+  name: text('name').notNull(),
+  status: text('status').notNull().default('draft'), // draft | in-progress | stopped | completed
+  timezone: text('timezone').notNull(),
+  maxCallsInParallel: integer('max_calls_in_parallel').notNull().default(3),
+  allowedHoursStartTime: text('allowed_hours_start_time').notNull().default('00:00'),
+  allowedHoursEndTime: text('allowed_hours_end_time').notNull().default('23:59'),
+  allowedDays: jsonb('allowed_days').$type<string[]>().notNull()
+    .default(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  maxRetries: integer('max_retries').notNull().default(3),
+  retryInterval: integer('retry_interval').notNull().default(60),
+  retryOnVoicemail: boolean('retry_on_voicemail').notNull().default(false),
+  retryOnGoalIncomplete: boolean('retry_on_goal_incomplete').notNull().default(false),
+  goalCompletionVariable: text('goal_completion_variable'),
+  markCompleteWhenNoLeads: boolean('mark_complete_when_no_leads').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('campaigns_user_idx').on(t.userId, t.id), index('campaigns_status_idx').on(t.status)]);
+
+export const leads = pgTable('leads', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  campaignId: integer('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+  phoneNumber: text('phone_number').notNull(),
+  variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
+  status: text('status').notNull().default('created'), // created | completed | reached-max-retries
+  /** Attempts on the primary number. */
+  attempts: integer('attempts').notNull().default(0),
+  /** When the dialer may call this lead next; null = now. */
+  nextAttemptAt: ts('next_attempt_at'),
+  /** The call currently in progress for this lead (any contact), if any. */
+  currentCallId: integer('current_call_id'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  index('leads_user_idx').on(t.userId, t.id),
+  index('leads_campaign_due_idx').on(t.campaignId, t.status, t.nextAttemptAt),
+  index('leads_campaign_phone_idx').on(t.campaignId, t.phoneNumber),
+]);
+
+export const secondaryContacts = pgTable('secondary_contacts', {
+  id: serial('id').primaryKey(),
+  leadId: integer('lead_id').notNull().references(() => leads.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull().default(0),
+  phoneNumber: text('phone_number').notNull(),
+  variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
+  status: text('status').notNull().default('created'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('secondary_contacts_lead_idx').on(t.leadId, t.position)]);
+
+// ---------------------------------------------------------------- calls
+
+export const calls = pgTable('calls', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  assistantId: integer('assistant_id').references(() => assistants.id, { onDelete: 'set null' }),
+  assistantName: text('assistant_name').notNull(),
+  campaignId: integer('campaign_id').references(() => campaigns.id, { onDelete: 'set null' }),
+  campaignName: text('campaign_name'),
+  leadId: integer('lead_id').references(() => leads.id, { onDelete: 'set null' }),
+  secondaryContactId: integer('secondary_contact_id').references(() => secondaryContacts.id, { onDelete: 'set null' }),
+  type: text('type').notNull(), // inbound | outbound | web
+  status: text('status').notNull().default('initiated'),
+  duration: integer('duration').notNull().default(0),
+  assistantPhoneNumber: text('assistant_phone_number').notNull().default(''),
+  clientPhoneNumber: text('client_phone_number').notNull(),
+  transcript: text('transcript').notNull().default(''),
+  variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
+  evaluation: jsonb('evaluation').$type<Record<string, unknown>>().notNull().default({}),
+  webhookResponse: jsonb('webhook_response').$type<Record<string, unknown>>().notNull().default({}),
+  carrierCost: numeric('carrier_cost', { precision: 16, scale: 8 }).notNull().default('0'),
+  totalCost: numeric('total_cost', { precision: 16, scale: 8 }).notNull().default('0'),
+  answeredBy: text('answered_by').notNull().default('unknown'),
+  recordingUrl: text('recording_url'),
+  /** Which process runs the live call (for crash recovery). */
+  ownerInstance: text('owner_instance'),
+  answeredAt: ts('answered_at'),
+  endedAt: ts('ended_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  index('calls_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+  index('calls_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc()),
+  index('calls_user_assistant_created_idx').on(t.userId, t.assistantId, t.createdAt.desc()),
+  index('calls_user_campaign_created_idx').on(t.userId, t.campaignId, t.createdAt.desc()),
+  index('calls_user_client_phone_idx').on(t.userId, t.clientPhoneNumber),
+  index('calls_live_idx').on(t.status).where(sql`${t.status} in ('initiated', 'ringing', 'in-progress')`),
+  index('calls_lead_idx').on(t.leadId),
+]);
+
+// ---------------------------------------------------------------- webhooks
+
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  callId: integer('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** The Standard Webhooks message id, stable across retries of one message. */
+  messageId: text('message_id').notNull(),
+  kind: text('kind').notNull(), // 'post_call' | 'inbound'
+  url: text('url').notNull(),
+  attempt: integer('attempt').notNull(),
+  statusCode: integer('status_code'),
+  durationMs: integer('duration_ms'),
+  error: text('error'),
+  createdAt: createdAt(),
+}, (t) => [index('webhook_deliveries_call_idx').on(t.callId, t.id)]);

@@ -1,0 +1,160 @@
+/**
+ * The Fastify application: cross-cutting HTTP behaviour only (CONTRACT §1). Resources
+ * register their routes in src/api; this file knows none of them.
+ */
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { z } from 'zod';
+import { registerApi } from '../api/index.js';
+import type { AppContext } from '../context.js';
+import { authHook, bearerToken } from './auth.js';
+import { HttpError, ValidationError } from './errors.js';
+import { registerOpenApi } from './openapi.js';
+import { laravelErrors } from './validation.js';
+import { hashToken } from '../accounts/tokens.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+  interface FastifyContextConfig {
+    /** Top-level message of a 422 from schema validation (default "The given data was invalid."). */
+    validationMessage?: string;
+    /** Extra top-level keys of error bodies on this route, e.g. `{success: false}`. */
+    errorExtra?: Record<string, unknown>;
+    /** Message of the 404 for a path id that is not a positive integer. */
+    notFoundMessage?: string;
+  }
+}
+
+export type App = FastifyInstance;
+
+/** Raised by the schema validator; turned into 404 (path params) or 422 (everything else). */
+class RequestValidationError extends Error {
+  constructor(
+    readonly issues: z.core.$ZodIssue[],
+    readonly part: string,
+  ) {
+    super('request validation failed');
+  }
+}
+
+const BODY_LIMIT = 1024 * 1024;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+    ...opts,
+  });
+  app.decorate('ctx', ctx);
+  app.decorateRequest('user', null as never);
+
+  // ---- bodies: JSON only (charset allowed); empty body = no fields; malformed = 400
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HttpError(400, 'Malformed JSON body.'), undefined);
+    }
+  });
+
+  // ---- validation: Zod schemas, reported in the Laravel shape
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const zod = schema as unknown as z.ZodType;
+    return (data: unknown) => {
+      const result = zod.safeParse(httpPart === 'body' && data === undefined ? {} : data, { reportInput: true });
+      if (result.success) return { value: result.data };
+      return { error: new RequestValidationError(result.error.issues, httpPart ?? 'body') };
+    };
+  });
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  // ---- errors: always the spec's envelopes, never internals
+  app.setErrorHandler((err: FastifyError | HttpError | RequestValidationError, req, reply) => {
+    const config = req.routeOptions?.config ?? {};
+    const extra = config.errorExtra ?? {};
+    if (err instanceof RequestValidationError) {
+      if (err.part === 'params') {
+        return reply.code(404).send({ message: config.notFoundMessage ?? 'Not found.', ...extra });
+      }
+      const ve = new ValidationError(laravelErrors(err.issues), config.validationMessage, extra);
+      return reply.code(422).send(ve.body());
+    }
+    if (err instanceof HttpError) {
+      const body = err.body();
+      for (const [k, val] of Object.entries(extra)) if (!(k in body)) body[k] = val;
+      return reply.code(err.statusCode).send(body);
+    }
+    const fe = err as FastifyError;
+    switch (fe.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send({ message: 'Unsupported Media Type: send application/json.' });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ message: 'Payload Too Large: the body may be at most 1 MiB.' });
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return reply.code(400).send({ message: 'Invalid Content-Length.' });
+    }
+    if (fe.statusCode === 429) return reply.code(429).send({ message: 'Too Many Attempts.' });
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return reply.code(fe.statusCode).send({ message: fe.message });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ message: 'Server Error' });
+  });
+
+  // ---- unknown routes: 404, or 405 when the path exists with another method
+  const known: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+    for (const m of methods) known.push({ method: m, pattern });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = METHODS.filter((m) => m !== req.method && known.some((k) => k.method === m && k.pattern.test(path)));
+    if (allowed.length > 0) {
+      return reply.code(405).header('allow', allowed.join(', ')).send({ message: 'Method Not Allowed.' });
+    }
+    return reply.code(404).send({ message: 'Not found.' });
+  });
+
+  // ---- rate limit per token (CONTRACT §2), before auth so floods cost no lookups
+  if (ctx.config.RATE_LIMIT_PER_MINUTE > 0) {
+    await app.register(rateLimit, {
+      max: ctx.config.RATE_LIMIT_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (req) => {
+        const token = bearerToken(req);
+        return token ? `t:${hashToken(token)}` : `ip:${req.ip}`;
+      },
+      allowList: (req) => !req.url.startsWith('/api/'),
+      errorResponseBuilder: () => new HttpError(429, 'Too Many Attempts.'),
+      addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false },
+      addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': false, 'retry-after': true },
+    });
+  }
+  app.addHook('onRequest', authHook(ctx));
+
+  // ---- operations
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await ctx.database.pool.query('SELECT 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ message: 'Database unreachable.' });
+    }
+  });
+
+  await registerOpenApi(app);
+  await app.register(registerApi);
+  return app;
+}

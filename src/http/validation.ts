@@ -1,0 +1,165 @@
+/**
+ * Request validation with Zod, reported in the Laravel shape existing clients know:
+ * `{message, errors: {field: ["The field field is required.", ...]}}`.
+ *
+ * Rule helpers (`v.*`) attach Laravel message templates with an `:attribute` placeholder;
+ * `laravelErrors` fills in the attribute from the issue path. A missing (or null, for a
+ * non-nullable field) value always reads "The X field is required.".
+ */
+import { z } from 'zod';
+import { ValidationError, type FieldErrors } from './errors.js';
+
+export const msg = {
+  required: 'The :attribute field is required.',
+  string: 'The :attribute field must be a string.',
+  integer: 'The :attribute field must be an integer.',
+  number: 'The :attribute field must be a number.',
+  boolean: 'The :attribute field must be true or false.',
+  array: 'The :attribute field must be an array.',
+  object: 'The :attribute field must be an object.',
+  in: 'The selected :attribute is invalid.',
+  url: 'The :attribute field must be a valid URL.',
+  format: 'The :attribute field format is invalid.',
+  timezone: 'The :attribute field must be a valid timezone.',
+  maxString: (n: number) => `The :attribute field must not be greater than ${n} characters.`,
+  minString: (n: number) => `The :attribute field must be at least ${n} characters.`,
+  betweenString: (a: number, b: number) => `The :attribute field must be between ${a} and ${b} characters.`,
+  betweenNumber: (a: number, b: number) => `The :attribute field must be between ${a} and ${b}.`,
+  minNumber: (n: number) => `The :attribute field must be at least ${n}.`,
+  maxNumber: (n: number) => `The :attribute field must not be greater than ${n}.`,
+  dateFormat: (f: string) => `The :attribute field must match the format ${f}.`,
+};
+
+/** Laravel's attribute display: `phone_number` → `phone number`; nested paths stay dotted. */
+export function attributeName(path: PropertyKey[]): string {
+  const key = path.map(String).join('.');
+  return path.length === 1 ? key.replace(/_/g, ' ') : key;
+}
+
+function fallback(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.expected === 'string') return msg.string;
+      if (issue.expected === 'number' || issue.expected === 'int') return msg.number;
+      if (issue.expected === 'boolean') return msg.boolean;
+      if (issue.expected === 'array') return msg.array;
+      if (issue.expected === 'object' || issue.expected === 'record') return msg.object;
+      return msg.format;
+    case 'invalid_value':
+      return msg.in;
+    case 'too_big':
+      return issue.origin === 'string' ? msg.maxString(Number(issue.maximum)) : msg.maxNumber(Number(issue.maximum));
+    case 'too_small':
+      return issue.origin === 'string' ? msg.minString(Number(issue.minimum)) : msg.minNumber(Number(issue.minimum));
+    default:
+      return msg.format;
+  }
+}
+
+/** Turns Zod issues into Laravel field errors, one key per dotted path, messages in order, no repeats. */
+export function laravelErrors(issues: z.core.$ZodIssue[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    const input = (issue as { input?: unknown }).input;
+    const missing = issue.code === 'invalid_type' && (input === undefined || input === null);
+    const template = missing ? msg.required : issue.message.includes(':attribute') ? issue.message : fallback(issue);
+    const text = template.replace(/:attribute/g, attributeName(issue.path));
+    const list = (out[key] ??= []);
+    if (!list.includes(text)) list.push(text);
+  }
+  return out;
+}
+
+/** Parses `data` with `schema` or throws a 422 ValidationError with the given top-level message. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, message?: string): z.output<S> {
+  const result = schema.safeParse(data ?? {}, { reportInput: true });
+  if (!result.success) throw new ValidationError(laravelErrors(result.error.issues), message);
+  return result.data;
+}
+
+// ---------------------------------------------------------------- rule helpers
+
+const e = (template: string) => ({ error: template });
+
+function isTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return tz.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export const v = {
+  string(opts: { min?: number; max?: number } = {}) {
+    let s = z.string(e(msg.string));
+    if (opts.min !== undefined && opts.max !== undefined && opts.min > 0) {
+      s = s.min(opts.min, e(msg.betweenString(opts.min, opts.max))).max(opts.max, e(msg.betweenString(opts.min, opts.max)));
+    } else {
+      if (opts.min !== undefined) s = s.min(opts.min, e(msg.minString(opts.min)));
+      if (opts.max !== undefined) s = s.max(opts.max, e(msg.maxString(opts.max)));
+    }
+    return s;
+  },
+  /** A JSON integer (no strings), optionally bounded. */
+  int(opts: { min?: number; max?: number } = {}) {
+    let s = z.number(e(msg.integer)).int(e(msg.integer));
+    if (opts.min !== undefined && opts.max !== undefined) {
+      s = s.min(opts.min, e(msg.betweenNumber(opts.min, opts.max))).max(opts.max, e(msg.betweenNumber(opts.min, opts.max)));
+    } else {
+      if (opts.min !== undefined) s = s.min(opts.min, e(msg.minNumber(opts.min)));
+      if (opts.max !== undefined) s = s.max(opts.max, e(msg.maxNumber(opts.max)));
+    }
+    return s;
+  },
+  /** A JSON number, optionally bounded (inclusive). */
+  number(opts: { min?: number; max?: number } = {}) {
+    let s = z.number(e(msg.number));
+    if (opts.min !== undefined && opts.max !== undefined) {
+      s = s.min(opts.min, e(msg.betweenNumber(opts.min, opts.max))).max(opts.max, e(msg.betweenNumber(opts.min, opts.max)));
+    } else {
+      if (opts.min !== undefined) s = s.min(opts.min, e(msg.minNumber(opts.min)));
+      if (opts.max !== undefined) s = s.max(opts.max, e(msg.maxNumber(opts.max)));
+    }
+    return s;
+  },
+  bool() {
+    return z.boolean(e(msg.boolean));
+  },
+  enum<const T extends readonly [string, ...string[]]>(values: T) {
+    return z.enum(values, e(msg.in));
+  },
+  /** An http(s) URL. */
+  url(opts: { max?: number } = {}) {
+    return v.string({ max: opts.max ?? 2048 }).refine(isHttpUrl, e(msg.url));
+  },
+  /** An identifier: a positive integer, or a string of digits (CONTRACT §1), as a number. */
+  id() {
+    return z
+      .union([z.number().int().positive(), z.string().regex(/^\d{1,10}$/)], e(msg.integer))
+      .transform((x) => Number(x))
+      .refine((n) => n > 0 && n <= 2_147_483_647, e(msg.integer));
+  },
+  /** A free-form JSON object (not an array). */
+  object() {
+    return z.record(z.string(), z.unknown(), e(msg.object));
+  },
+  timezone() {
+    return z.string(e(msg.string)).refine(isTimezone, e(msg.timezone));
+  },
+  array<T extends z.ZodType>(item: T) {
+    return z.array(item, e(msg.array));
+  },
+};
+
+export { isHttpUrl, isTimezone };
