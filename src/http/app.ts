@@ -17,6 +17,8 @@ import { hashToken } from '../accounts/tokens.js';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** Every route as registered (method, url pattern): for 405 answers and the OpenAPI coverage test. */
+    registeredRoutes: { method: string; url: string }[];
   }
   interface FastifyContextConfig {
     /** Top-level message of a 422 from schema validation (default "The given data was invalid."). */
@@ -112,8 +114,11 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
 
   // ---- unknown routes: 404, or 405 when the path exists with another method
   const known: { method: string; pattern: RegExp }[] = [];
+  const registered: { method: string; url: string }[] = [];
+  app.decorate('registeredRoutes', registered);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) if (m !== 'HEAD') registered.push({ method: m, url: route.url });
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
     for (const m of methods) known.push({ method: m, pattern });
   });

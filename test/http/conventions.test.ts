@@ -17,7 +17,7 @@ describe('HTTP conventions (CONTRACT §1)', () => {
   });
 
   it('answers 401 Unauthenticated. without, with a malformed and with an unknown token', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sb_unknown' }]) {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sb_unknown' }] as Record<string, string>[]) {
       const res = await t.anonymous.request('GET', '/api/user/me', undefined, headers);
       expect(res).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
     }

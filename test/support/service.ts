@@ -19,7 +19,7 @@ export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export interface Response<T = any> {
   status: number;
   body: T;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | number | undefined>;
 }
 
 export interface Client {

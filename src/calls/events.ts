@@ -1,0 +1,56 @@
+/**
+ * The internal "call finished" event (issue: calls → dialer, webhooks).
+ *
+ * Each consumer owns a durable pg-boss queue and subscribes at start-up; the engine emits
+ * inside the transaction that writes the call's final record, so the event exists if and
+ * only if the final record does (a crash can neither lose nor invent one). Delivery is
+ * at-least-once: handlers must be idempotent.
+ */
+import type PgBoss from 'pg-boss';
+
+export interface CallFinished {
+  callId: number;
+  userId: number;
+}
+
+/** Anything that can run SQL in the emitter's transaction (a pg client, a drizzle tx wrapper). */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export type CallFinishedHandler = (event: CallFinished) => Promise<void>;
+
+export class CallFinishedEvents {
+  private readonly queues: string[] = [];
+
+  constructor(private readonly boss: PgBoss) {}
+
+  /** Registers a consumer queue and starts working it. Call at start-up, before calls run. */
+  async subscribe(queue: string, handler: CallFinishedHandler, opts: { batchSize?: number; pollingIntervalSeconds?: number } = {}): Promise<void> {
+    await this.boss.createQueue(queue);
+    if (!this.queues.includes(queue)) this.queues.push(queue);
+    await this.boss.work<CallFinished>(
+      queue,
+      { batchSize: opts.batchSize ?? 20, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+      async (jobs) => {
+        for (const job of jobs) await handler(job.data);
+      },
+    );
+  }
+
+  /** Emits to every subscribed queue through `executor`, i.e. inside the caller's transaction. */
+  async emit(executor: SqlExecutor, event: CallFinished): Promise<void> {
+    for (const queue of this.queues) {
+      await this.boss.send(queue, event, { db: executor, retryLimit: 20, retryDelay: 2, retryBackoff: true } as PgBoss.SendOptions);
+    }
+  }
+
+  get subscribedQueues(): readonly string[] {
+    return this.queues;
+  }
+}
+
+/** Wraps a node-postgres client (e.g. inside BEGIN/COMMIT) as a pg-boss executor. */
+export function executorOf(client: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }): SqlExecutor {
+  return { executeSql: (text, values) => client.query(text, values) };
+}
