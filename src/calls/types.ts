@@ -1,0 +1,42 @@
+/**
+ * The call engine as the rest of the service sees it (make_call, sandbox inbound calls,
+ * the dialer). Implemented in src/calls/; installed as `ctx.services.calls`.
+ */
+import type { Db } from '../db/pool.js';
+
+/** A Drizzle transaction or the database itself. */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface PlaceCallInput {
+  userId: number;
+  assistantId: number;
+  /** The customer's number, E.164. */
+  to: string;
+  /** Input variables of the call (lead variables, make_call variables). */
+  variables?: Record<string, unknown>;
+  type?: 'outbound' | 'inbound' | 'web';
+  campaignId?: number | null;
+  leadId?: number | null;
+  secondaryContactId?: number | null;
+}
+
+export interface CallService {
+  /**
+   * Inserts the call record (status `initiated`) inside the caller's transaction and returns
+   * its id; dials nothing. The dialer uses this to claim a lead and create its call atomically.
+   */
+  createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number>;
+  /** Runs a created call in this process (dial, converse, finish). Resolves once started. */
+  startCall(callId: number): Promise<void>;
+  /** createCallRecord + startCall, for make_call and simulated inbound calls. */
+  placeCall(input: PlaceCallInput): Promise<{ callId: number }>;
+  /** Number of calls this process is running now. */
+  activeCalls(): number;
+}
+
+declare module '../context.js' {
+  interface Services {
+    calls?: CallService;
+    callEvents?: import('./events.js').CallFinishedEvents;
+  }
+}
