@@ -270,11 +270,14 @@ export const calls = pgTable('calls', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
+  // The call list (newest first, CONTRACT §3) with each filter: every index ends in
+  // (created_at desc, id desc) so a page is an ordered index range and, with the id in the
+  // key, the page's ids and the count come from index-only scans (src/api/calls/service.ts).
   index('calls_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
-  index('calls_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc()),
-  index('calls_user_assistant_created_idx').on(t.userId, t.assistantId, t.createdAt.desc()),
-  index('calls_user_campaign_created_idx').on(t.userId, t.campaignId, t.createdAt.desc()),
-  index('calls_user_client_phone_idx').on(t.userId, t.clientPhoneNumber),
+  index('calls_user_status_created_idx').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
+  index('calls_user_assistant_created_idx').on(t.userId, t.assistantId, t.createdAt.desc(), t.id.desc()),
+  index('calls_user_campaign_created_idx').on(t.userId, t.campaignId, t.createdAt.desc(), t.id.desc()),
+  index('calls_user_client_phone_idx').on(t.userId, t.clientPhoneNumber, t.createdAt.desc(), t.id.desc()),
   index('calls_live_idx').on(t.status).where(sql`${t.status} in ('initiated', 'ringing', 'in-progress')`),
   index('calls_lead_idx').on(t.leadId),
 ]);
