@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../accounts/users.js';
 import type { AppContext } from '../context.js';
@@ -45,6 +46,6 @@ export function authHook(ctx: AppContext) {
     const user = await ctx.tokens.resolve(token);
     if (!user) throw unauthenticated();
     req.user = user;
-    req.log = req.log.child({ userId: user.id });
+    (req.log as unknown as Logger).setBindings({ userId: user.id });
   };
 }

@@ -34,10 +34,27 @@ export async function listVoices(db: Db, userId: number, mode?: string) {
     .orderBy(asc(voices.id));
 }
 
-export async function listModels(db: Db) {
-  return db.select({ id: llmModels.id, name: llmModels.name }).from(llmModels).orderBy(asc(llmModels.id));
+// Languages and models change only with a migration (there is no API that writes them), so
+// each process reads them once per database.
+const modelCache = new WeakMap<Db, Promise<{ id: number; name: string }[]>>();
+const languageCache = new WeakMap<Db, Promise<{ id: number; name: string; iso_2: string }[]>>();
+
+function cached<T>(cache: WeakMap<Db, Promise<T>>, db: Db, load: () => Promise<T>): Promise<T> {
+  let hit = cache.get(db);
+  if (!hit) {
+    hit = load();
+    hit.catch(() => cache.delete(db));
+    cache.set(db, hit);
+  }
+  return hit;
 }
 
-export async function listLanguages(db: Db) {
-  return db.select({ id: languages.id, name: languages.name, iso_2: languages.iso2 }).from(languages).orderBy(asc(languages.id));
+export function listModels(db: Db) {
+  return cached(modelCache, db, () => db.select({ id: llmModels.id, name: llmModels.name }).from(llmModels).orderBy(asc(llmModels.id)));
+}
+
+export function listLanguages(db: Db) {
+  return cached(languageCache, db, () =>
+    db.select({ id: languages.id, name: languages.name, iso_2: languages.iso2 }).from(languages).orderBy(asc(languages.id)),
+  );
 }

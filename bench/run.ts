@@ -1,0 +1,27 @@
+/**
+ * `npm run bench [name ...]`: runs the benchmarks under bench/ and prints one table each.
+ * Without names, all of them. Each module exports `run(): Promise<Row[]>`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { printTable, root, type Row } from './lib.js';
+
+const suites: { name: string; file: string; title: string }[] = [
+  { name: 'foundation', file: 'foundation.ts', title: 'Foundation: auth + reference routes vs bare Fastify' },
+  { name: 'calls-list', file: 'calls-list.ts', title: 'Call list on 1,000,000 calls' },
+  { name: 'calls-concurrency', file: 'calls-concurrency.ts', title: '1,000 concurrent sandbox calls in one process' },
+  { name: 'webhooks', file: 'webhooks.ts', title: 'Webhook deliveries' },
+  { name: 'dialer', file: 'dialer.ts', title: 'Dialer throughput' },
+];
+
+const wanted = process.argv.slice(2);
+for (const suite of suites) {
+  if (wanted.length > 0 && !wanted.includes(suite.name)) continue;
+  const file = path.join(root, 'bench', suite.file);
+  if (!fs.existsSync(file)) continue;
+  const mod = (await import(file)) as { run(): Promise<Row[]> };
+  const started = Date.now();
+  const rows = await mod.run();
+  printTable(`${suite.title} (${Math.round((Date.now() - started) / 1000)} s)`, rows);
+}
+process.exit(0);
