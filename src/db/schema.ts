@@ -298,3 +298,12 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   error: text('error'),
   createdAt: createdAt(),
 }, (t) => [index('webhook_deliveries_call_idx').on(t.callId, t.id)]);
+
+// ---------------------------------------------------------------- call engine instances
+
+/** Live service processes (heartbeat), so a process can tell which live calls were orphaned by a dead one. */
+export const instances = pgTable('instances', {
+  id: text('id').primaryKey(),
+  heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
+  startedAt: ts('started_at').notNull().defaultNow(),
+});
