@@ -1,5 +1,110 @@
-import type { FastifyInstance } from 'fastify';
+/** Mid-call tools (spec 2.2, 4.1–4.3; read and delete from CONTRACT §4). */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { notFound, ValidationError } from '../../http/errors.js';
+import { messageSchema, typed, validationSchema } from '../../http/route.js';
+import { laravelErrors } from '../../http/validation.js';
+import { asObject, createToolBody, summarize, toolIdParam, updateToolBody } from './schemas.js';
+import { serializeTool, toolSchema } from './serializer.js';
+import { createTool, deleteTool, findTool, listTools, updateTool } from './service.js';
 
-export async function toolRoutes(_app: FastifyInstance): Promise<void> {
-  // routes of this resource are added by its issue
+const tags = ['tools'];
+const NOT_FOUND = 'Tool nicht gefunden';
+const UPDATE_INVALID = 'Validierung fehlgeschlagen';
+
+/** Which part failed schema validation on a route with `attachValidation` (params run first). */
+function failedPart(req: FastifyRequest): string | null {
+  const err = req.validationError as (Error & { validationContext?: string }) | undefined;
+  return err ? (err.validationContext ?? 'body') : null;
+}
+
+/** The body's field errors, from the raw body (left unparsed when validation failed). */
+function bodyErrors(schema: z.ZodType, raw: unknown) {
+  const result = schema.safeParse(asObject(raw), { reportInput: true });
+  return result.success ? {} : laravelErrors(result.error.issues);
+}
+
+export async function toolRoutes(app: FastifyInstance): Promise<void> {
+  const r = typed(app);
+  const { db } = app.ctx.database;
+
+  r.get('/api/user/tools', {
+    schema: { tags, summary: "The caller's mid-call tools, oldest first (not paginated)", response: { 200: z.array(toolSchema) } },
+  }, async (req) => (await listTools(db, req.user.id)).map(serializeTool));
+
+  r.post('/api/user/tools', {
+    schema: {
+      tags,
+      summary: 'Create a mid-call tool (within the plan limit max_tools)',
+      description:
+        'A 422 for invalid fields carries `errors` keyed by field (`schema.0.name`); its message is the first error ' +
+        'plus "(and N more errors)". Reaching the plan limit is a 422 with `message` only.',
+      body: createToolBody,
+      response: {
+        201: z.object({ message: z.literal('Tool erfolgreich erstellt'), data: toolSchema }),
+        422: z.union([validationSchema, messageSchema]),
+      },
+    },
+    attachValidation: true,
+  }, async (req, reply) => {
+    if (failedPart(req)) {
+      const errors = bodyErrors(createToolBody, req.body);
+      throw new ValidationError(errors, summarize(errors));
+    }
+    const row = await createTool(db, req.user.id, req.body);
+    return reply.code(201).send({ message: 'Tool erfolgreich erstellt', data: serializeTool(row) });
+  });
+
+  r.get('/api/user/tools/:id', {
+    schema: {
+      tags,
+      summary: 'Read one of the caller\'s tools',
+      params: toolIdParam,
+      response: { 200: toolSchema, 404: messageSchema },
+    },
+    config: { notFoundMessage: NOT_FOUND },
+  }, async (req) => {
+    const row = await findTool(db, req.user.id, req.params.id);
+    if (!row) throw notFound(NOT_FOUND);
+    return serializeTool(row);
+  });
+
+  r.put('/api/user/tools/:id', {
+    schema: {
+      tags,
+      summary: 'Update a tool: only supplied fields change; headers and schema, when supplied, replace the stored ones',
+      params: toolIdParam,
+      body: updateToolBody,
+      response: {
+        200: z.object({ message: z.literal('Tool erfolgreich aktualisiert'), data: toolSchema }),
+        404: messageSchema,
+        422: validationSchema,
+      },
+    },
+    config: { notFoundMessage: NOT_FOUND },
+    attachValidation: true,
+  }, async (req) => {
+    const failed = failedPart(req);
+    if (failed === 'params') throw notFound(NOT_FOUND);
+    // not found before invalid: an unknown (or foreign) tool is a 404 whatever the body
+    const current = await findTool(db, req.user.id, req.params.id);
+    if (!current) throw notFound(NOT_FOUND);
+    if (failed) throw new ValidationError(bodyErrors(updateToolBody, req.body), UPDATE_INVALID);
+    const row = await updateTool(db, current, req.body);
+    if (!row) throw notFound(NOT_FOUND);
+    return { message: 'Tool erfolgreich aktualisiert', data: serializeTool(row) };
+  });
+
+  r.delete('/api/user/tools/:id', {
+    schema: {
+      tags,
+      summary: 'Delete a tool; it is detached from every assistant',
+      params: toolIdParam,
+      response: { 200: messageSchema, 404: messageSchema },
+    },
+    config: { notFoundMessage: NOT_FOUND },
+  }, async (req) => {
+    if (!(await deleteTool(db, req.user.id, req.params.id))) throw notFound(NOT_FOUND);
+    return { message: 'Tool erfolgreich gelöscht' };
+  });
 }
