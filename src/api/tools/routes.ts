@@ -1,7 +1,7 @@
 /** Mid-call tools (spec 2.2, 4.1–4.3; read and delete from CONTRACT §4). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { notFound, ValidationError } from '../../http/errors.js';
+import { notFound, ValidationError, type FieldErrors } from '../../http/errors.js';
 import { messageSchema, typed, validationSchema } from '../../http/route.js';
 import { laravelErrors } from '../../http/validation.js';
 import { asObject, createToolBody, summarize, toolIdParam, updateToolBody } from './schemas.js';
@@ -18,10 +18,14 @@ function failedPart(req: FastifyRequest): string | null {
   return err ? (err.validationContext ?? 'body') : null;
 }
 
-/** The body's field errors, from the raw body (left unparsed when validation failed). */
-function bodyErrors(schema: z.ZodType, raw: unknown) {
+/**
+ * The body of a route whose schema validation failed: the raw body (left unparsed then) is
+ * parsed again as an object — a JSON array, string or null counts as `{}` — and either its
+ * data or its Laravel field errors come back.
+ */
+function reparse<S extends z.ZodType>(schema: S, raw: unknown): { data: z.output<S> } | { errors: FieldErrors } {
   const result = schema.safeParse(asObject(raw), { reportInput: true });
-  return result.success ? {} : laravelErrors(result.error.issues);
+  return result.success ? { data: result.data } : { errors: laravelErrors(result.error.issues) };
 }
 
 export async function toolRoutes(app: FastifyInstance): Promise<void> {
@@ -47,11 +51,13 @@ export async function toolRoutes(app: FastifyInstance): Promise<void> {
     },
     attachValidation: true,
   }, async (req, reply) => {
+    let body = req.body;
     if (failedPart(req)) {
-      const errors = bodyErrors(createToolBody, req.body);
-      throw new ValidationError(errors, summarize(errors));
+      const again = reparse(createToolBody, req.body);
+      if ('errors' in again) throw new ValidationError(again.errors, summarize(again.errors));
+      body = again.data;
     }
-    const row = await createTool(db, req.user.id, req.body);
+    const row = await createTool(db, req.user.id, body);
     return reply.code(201).send({ message: 'Tool erfolgreich erstellt', data: serializeTool(row) });
   });
 
@@ -89,8 +95,13 @@ export async function toolRoutes(app: FastifyInstance): Promise<void> {
     // not found before invalid: an unknown (or foreign) tool is a 404 whatever the body
     const current = await findTool(db, req.user.id, req.params.id);
     if (!current) throw notFound(NOT_FOUND);
-    if (failed) throw new ValidationError(bodyErrors(updateToolBody, req.body), UPDATE_INVALID);
-    const row = await updateTool(db, current, req.body);
+    let body = req.body;
+    if (failed) {
+      const again = reparse(updateToolBody, req.body);
+      if ('errors' in again) throw new ValidationError(again.errors, UPDATE_INVALID);
+      body = again.data;
+    }
+    const row = await updateTool(db, current, body);
     if (!row) throw notFound(NOT_FOUND);
     return { message: 'Tool erfolgreich aktualisiert', data: serializeTool(row) };
   });
