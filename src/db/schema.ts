@@ -225,6 +225,8 @@ export const leads = pgTable('leads', {
   index('leads_user_idx').on(t.userId, t.id),
   index('leads_campaign_due_idx').on(t.campaignId, t.status, t.nextAttemptAt),
   index('leads_campaign_phone_idx').on(t.campaignId, t.phoneNumber),
+  // The dialer's settlement and reconciliation find a lead by the call it is in (src/dialer).
+  index('leads_current_call_idx').on(t.currentCallId).where(sql`${t.currentCallId} is not null`),
 ]);
 
 export const secondaryContacts = pgTable('secondary_contacts', {

@@ -1,0 +1,1 @@
+CREATE INDEX "leads_current_call_idx" ON "leads" USING btree ("current_call_id") WHERE "leads"."current_call_id" is not null;
