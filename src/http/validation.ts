@@ -143,12 +143,24 @@ export const v = {
   url(opts: { max?: number } = {}) {
     return v.string({ max: opts.max ?? 2048 }).refine(isHttpUrl, e(msg.url));
   },
-  /** An identifier: a positive integer, or a string of digits (CONTRACT §1), as a number. */
+  /**
+   * An identifier: a JSON integer, or a string of digits (CONTRACT §1), as a number.
+   * Not an integer → "must be an integer"; an integer no row can have (≤ 0, too big) →
+   * "The selected X is invalid." like Laravel's `exists`.
+   */
   id() {
-    return z
-      .union([z.number().int().positive(), z.string().regex(/^\d{1,10}$/)], e(msg.integer))
-      .transform((x) => Number(x))
-      .refine((n) => n > 0 && n <= 2_147_483_647, e(msg.integer));
+    return z.union([z.number(), z.string()], e(msg.integer)).transform((x, ctx) => {
+      const n = typeof x === 'number' ? x : /^-?\d{1,12}$/.test(x) ? Number(x) : NaN;
+      if (!Number.isInteger(n)) {
+        ctx.addIssue({ code: 'custom', message: msg.integer, input: x });
+        return z.NEVER;
+      }
+      if (n < 1 || n > 2_147_483_647) {
+        ctx.addIssue({ code: 'custom', message: msg.in, input: x });
+        return z.NEVER;
+      }
+      return n;
+    });
   },
   /** A free-form JSON object (not an array). */
   object() {

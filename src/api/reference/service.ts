@@ -1,13 +1,13 @@
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
-import { assistants, languages, llmModels, phoneNumbers, voices } from '../../db/schema.js';
+import { languages, llmModels, phoneNumbers, voices } from '../../db/schema.js';
 import type { PhoneNumberRow } from './serializers.js';
 
 /** A number is assigned while a live inbound assistant holds it (CONTRACT §2). */
+// Written out in full: Drizzle renders columns unqualified inside a raw sub-select.
 const assignedExpr = sql<boolean>`exists (
-  select 1 from ${assistants}
-  where ${assistants.phoneNumberId} = ${phoneNumbers.id}
-    and ${assistants.type} = 'inbound' and ${assistants.deletedAt} is null)`;
+  select 1 from "assistants" a
+  where a."phone_number_id" = "phone_numbers"."id" and a."type" = 'inbound' and a."deleted_at" is null)`;
 
 export async function listPhoneNumbers(db: Db, userId: number, type?: 'inbound' | 'outbound'): Promise<PhoneNumberRow[]> {
   const rows = await db

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration from the environment', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      PORT: 8080,
+      DATA_DIR: './data',
+      DEFAULT_PHONE_REGION: 'DE',
+      RATE_LIMIT_PER_MINUTE: 300,
+      SANDBOX_TIME_SCALE: 1,
+      WEBHOOK_RETRY_SCHEDULE: [5, 300, 1800, 7200, 18000, 36000, 36000],
+      ALLOW_PRIVATE_TARGETS: false,
+      publicBaseUrl: 'http://localhost:8080',
+      publicAppUrl: 'http://localhost:8080',
+    });
+  });
+
+  it('names every bad setting clearly', () => {
+    expect(() => loadConfig({ PORT: 'eighty', WEBHOOK_RETRY_SCHEDULE: '5,,x', ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', WEBHOOK_RETRY_SCHEDULE: '5,,x' });
+    } catch (err) {
+      expect((err as Error).message).toContain('PORT');
+      expect((err as Error).message).toContain('WEBHOOK_RETRY_SCHEDULE');
+    }
+  });
+
+  it('requires ADMIN_TOKEN with DATABASE_URL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db' })).toThrow(/ADMIN_TOKEN/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db', ADMIN_TOKEN: 'a-long-enough-admin-token' }).DATABASE_URL).toBeDefined();
+  });
+
+  it('reads PUBLIC_BASE_URL and PUBLIC_APP_URL without trailing slashes', () => {
+    const c = loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/', PUBLIC_APP_URL: 'https://app.example.com' });
+    expect(c.publicBaseUrl).toBe('https://api.example.com');
+    expect(c.publicAppUrl).toBe('https://app.example.com');
+  });
+});
