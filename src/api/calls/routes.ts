@@ -1,5 +1,88 @@
-import type { FastifyInstance } from 'fastify';
+/** Call records (spec 2.5, 4.13; CONTRACT §3, §4, §6): list with filters, read, delete. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError, notFound } from '../../http/errors.js';
+import { paginate, pageSchema } from '../../http/pagination.js';
+import { messageSchema, typed, validationSchema } from '../../http/route.js';
+import { callIdParam, listCallsQuery } from './schemas.js';
+import { callRecordSchema, serializeCall } from './serializer.js';
+import { deleteCall, filtersOf, findCall, listCalls } from './service.js';
 
-export async function callRoutes(_app: FastifyInstance): Promise<void> {
-  // routes of this resource are added by its issue
+const tags = ['calls'];
+const CALL_NOT_FOUND = 'Call not found';
+
+/** The request's query parameters as sent (page URLs keep them, CONTRACT §3). */
+function rawQuery(req: FastifyRequest): Record<string, string | string[]> {
+  const i = req.url.indexOf('?');
+  const out: Record<string, string | string[]> = {};
+  if (i < 0) return out;
+  for (const [k, val] of new URLSearchParams(req.url.slice(i + 1))) {
+    const prev = out[k];
+    out[k] = prev === undefined ? val : Array.isArray(prev) ? [...prev, val] : [prev, val];
+  }
+  return out;
+}
+
+export async function callRoutes(app: FastifyInstance): Promise<void> {
+  const r = typed(app);
+  const { db } = app.ctx.database;
+  const { config } = app.ctx;
+
+  r.get('/api/user/calls', {
+    schema: {
+      tags,
+      summary: "The caller's calls, newest first, filtered and paginated",
+      description:
+        'Filters: status, type, phone_number (the client number; normalised to E.164 when it parses), assistant_id, ' +
+        'campaign_id, date_from and date_to (YYYY-MM-DD, inclusive whole UTC days). per_page 1-100 (default 15), page from 1.',
+      querystring: listCallsQuery,
+      response: { 200: pageSchema(callRecordSchema), 422: validationSchema },
+    },
+  }, async (req) => {
+    const q = req.query;
+    const { total, rows } = await listCalls(db, req.user.id, filtersOf(q), q.page, q.per_page, config.DEFAULT_PHONE_REGION);
+    return paginate({
+      path: `${config.publicBaseUrl}/api/user/calls`,
+      query: rawQuery(req),
+      page: q.page,
+      perPage: q.per_page,
+      total,
+      items: rows.map(serializeCall),
+    });
+  });
+
+  r.get('/api/user/calls/:id', {
+    schema: {
+      tags,
+      summary: 'One of the caller\'s calls',
+      params: callIdParam,
+      response: { 200: callRecordSchema, 404: messageSchema },
+    },
+    config: { notFoundMessage: CALL_NOT_FOUND },
+  }, async (req) => {
+    const row = await findCall(db, req.user.id, req.params.id);
+    if (!row) throw notFound(CALL_NOT_FOUND);
+    return serializeCall(row);
+  });
+
+  r.delete('/api/user/calls/:id', {
+    schema: {
+      tags,
+      summary: 'Delete one of the caller\'s calls and its recording; a call still running is refused (409)',
+      params: callIdParam,
+      response: { 200: messageSchema, 404: messageSchema, 409: messageSchema },
+    },
+    config: { notFoundMessage: CALL_NOT_FOUND },
+  }, async (req) => {
+    const outcome = await deleteCall(db, req.user.id, req.params.id);
+    if (outcome.kind === 'not_found') throw notFound(CALL_NOT_FOUND);
+    if (outcome.kind === 'live') throw new HttpError(409, 'The call is still in progress and cannot be deleted.');
+    const recordings = app.ctx.services.recordings;
+    if (recordings) {
+      // The record is gone either way; a recording that cannot be removed now is logged, not re-raised.
+      await recordings.deleteRecording(outcome.row.id).catch((err: unknown) => {
+        req.log.error({ err, callId: outcome.row.id }, 'removing the recording of a deleted call failed');
+      });
+    }
+    return { message: 'Call deleted successfully' };
+  });
 }

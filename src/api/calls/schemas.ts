@@ -1,0 +1,103 @@
+/**
+ * Request schemas of the calls API (spec 4.13, CONTRACT §3 and §6).
+ *
+ * Query values arrive as strings. An empty value (`?status=`) counts as not sent, as in
+ * Laravel (ConvertEmptyStringsToNull), so a client that always sends every filter key works.
+ */
+import { z } from 'zod';
+import { pageQuery } from '../../http/pagination.js';
+import { msg, v } from '../../http/validation.js';
+
+/** Spec 3.3: the ten call statuses. */
+export const CALL_STATUSES = [
+  'initiated',
+  'ringing',
+  'busy',
+  'in-progress',
+  'ended',
+  'completed',
+  'ended_by_customer',
+  'ended_by_assistant',
+  'no-answer',
+  'failed',
+] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+/** Statuses of a call the engine is still running (CONTRACT §6). */
+export const LIVE_CALL_STATUSES = ['initiated', 'ringing', 'in-progress'] as const satisfies readonly CallStatus[];
+
+export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
+export type CallType = (typeof CALL_TYPES)[number];
+
+const INT4_MAX = 2_147_483_647;
+
+/** An optional query value: a string, where '' means "not sent", then checked by `inner`. */
+function optionalQuery<T extends z.ZodType<unknown, string>>(inner: T) {
+  return z
+    .string({ error: msg.string })
+    .optional()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(inner.optional());
+}
+
+/** A positive integer id as a query string (column type int4, so bounded). */
+const idString = z
+  .string()
+  .regex(/^-?\d+$/, { error: msg.integer })
+  .transform(Number)
+  .pipe(v.int({ min: 1, max: INT4_MAX }));
+
+/** True for a real proleptic-Gregorian calendar date with a four-digit year from 0001. */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
+  return d <= days;
+}
+
+const dateString = z.string().refine(isCalendarDate, { error: msg.dateFormat('Y-m-d') });
+
+/**
+ * `phone_number`: the client's number. A '+' sent unencoded in a query string arrives as a
+ * space; a value that starts with one followed by digits is read as '+…' again.
+ */
+const phoneString = z
+  .string()
+  .max(64, { error: msg.maxString(64) })
+  .transform((s) => (/^ [\d\s().-]+$/.test(s) ? `+${s.slice(1)}` : s).trim());
+
+export const listCallsQuery = z
+  .object({
+    status: optionalQuery(v.enum(CALL_STATUSES)),
+    type: optionalQuery(v.enum(CALL_TYPES)),
+    phone_number: optionalQuery(phoneString),
+    assistant_id: optionalQuery(idString),
+    campaign_id: optionalQuery(idString),
+    date_from: optionalQuery(dateString),
+    date_to: optionalQuery(dateString),
+    page: optionalQuery(pageQuery(15).page.unwrap().unwrap()).transform((p) => p ?? 1),
+    per_page: optionalQuery(pageQuery(15).per_page.unwrap().unwrap()).transform((p) => p ?? 15),
+  })
+  .superRefine((q, ctx) => {
+    if (q.date_from && q.date_to && q.date_to < q.date_from) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['date_to'],
+        message: 'The :attribute field must be a date after or equal to date from.',
+        input: q.date_to,
+      });
+    }
+  });
+export type ListCallsQuery = z.output<typeof listCallsQuery>;
+
+/** A call id in the path: a positive int4; anything else is answered 404 `Call not found`. */
+export const callIdParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/)
+    .transform(Number)
+    .refine((n) => n <= INT4_MAX),
+});
