@@ -1,0 +1,88 @@
+/**
+ * The real entry point (`src/main.ts`) as a child process: first start on an empty embedded
+ * database prints the tokens once, a restart keeps the data and prints nothing, SIGTERM
+ * shuts down cleanly. Runs on the embedded server only (that is what `npm start` uses).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../src/db/embedded.js';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-main-'));
+fs.chmodSync(dataDir, 0o755);
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+async function start(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ADMIN_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`exited early: ${out}`);
+    try {
+      if ((await fetch(`${url}/ready`)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, url, output: () => out };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+describe.runIf(inject('pgPrefix') === 'sbt_')('npm start', () => {
+  it('bootstraps once, keeps data across a restart, and stops on SIGTERM', async () => {
+    const first = await start();
+    const token = /Demo user token:\s+(\S+)/.exec(first.output())?.[1];
+    const adminToken = /Admin token \(ADMIN API\):\s+(\S+)/.exec(first.output())?.[1];
+    expect(token).toMatch(/^sb_/);
+    expect(adminToken).toMatch(/^sb_admin_/);
+    const me = await fetch(`${first.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ name: 'Demo' });
+    const created = await fetch(`${first.url}/api/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept', email: 'kept@example.test' }),
+    });
+    expect(created.status).toBe(201);
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start();
+    expect(second.output()).not.toContain('Demo user token');
+    const again = await fetch(`${second.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(again.status).toBe(200);
+    const dup = await fetch(`${second.url}/api/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept', email: 'kept@example.test' }),
+    });
+    expect(dup.status).toBe(422); // the first start's user is still there
+    expect(await stop(second.child)).toBe(0);
+  }, 90_000);
+
+  it('refuses a bad configuration with a clear message', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, PORT: 'eighty', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stderr!.on('data', (c) => (out += c));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code).toBe(2);
+    expect(out).toContain('Invalid configuration');
+    expect(out).toContain('PORT');
+  }, 30_000);
+});
