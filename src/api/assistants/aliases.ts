@@ -8,7 +8,7 @@
  * reports a conflict when both names carry different values. See docs/decisions.md,
  * "Assistants and client aliases", for the list and the reasons.
  */
-import { ErrorBag } from '../../http/errors.js';
+import { ErrorBag, ValidationError } from '../../http/errors.js';
 import { attributeName } from '../../http/validation.js';
 import type { AssistantBody } from './schemas.js';
 
@@ -149,4 +149,22 @@ export function normalize(body: AssistantBody): Normalized {
     }
   }
   return { values: values as Normalized['values'], sentAs, errors };
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * `end_call_tool.description` (spec 4.9) arrives either nested, `{end_call_tool: {description}}`
+ * (how a Laravel rule key with a dot reads its input), or as the flat key. Folded into the
+ * flat key before validation, so both spellings are checked and reported alike; different
+ * values under both spellings are a 422 on that field.
+ */
+export function foldEndCallTool(body: unknown, message: string): unknown {
+  if (!isObject(body) || !isObject(body.end_call_tool) || !('description' in body.end_call_tool)) return body;
+  const { end_call_tool: nested, ...rest } = body;
+  const flat = 'end_call_tool.description';
+  if (flat in rest && rest[flat] !== nested.description) {
+    throw new ValidationError({ [flat]: ['The end call tool.description field must match end_call_tool.'] }, message);
+  }
+  return { ...rest, [flat]: nested.description };
 }

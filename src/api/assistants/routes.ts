@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
-import { normalize } from './aliases.js';
+import { foldEndCallTool, normalize } from './aliases.js';
 import {
   assistantPageSchema,
   assistantRecordSchema,
@@ -44,6 +44,9 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     return rows.map((row) => serializeAssistant(row, byId.get(row.id) ?? []));
   };
   const record = async (row: AssistantRow) => (await records([row]))[0];
+  const preValidation = async (req: { body: unknown }) => {
+    req.body = foldEndCallTool(req.body, VALIDATION_FAILED);
+  };
 
   r.post('/api/user/assistant', {
     schema: {
@@ -53,6 +56,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
       response: { 201: createdSchema, ...invalid },
     },
     config: { validationMessage: VALIDATION_FAILED },
+    preValidation,
   }, async (req, reply) => {
     const row = await createAssistant(db, req.user.id, normalize(req.body));
     return reply.code(201).send({ message: 'Assistant created successfully', data: await record(row) });
@@ -76,6 +80,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: updatedSchema, ...missing, ...invalid, 500: messageSchema },
     },
     config: { notFoundMessage: NOT_FOUND, validationMessage: VALIDATION_FAILED },
+    preValidation,
   }, async (req) => {
     const row = await updateAssistant(db, req.user.id, req.params.id, normalize(req.body), (err) =>
       req.log.error({ err }, 'assistant update failed'),
