@@ -1,0 +1,505 @@
+/**
+ * The campaign dialer (CONTRACT §5, issue 7): while a campaign is `in-progress` it calls the
+ * leads whose next attempt is due, within the campaign's calling window and parallel limits,
+ * and settles each lead from the outcome of its call.
+ *
+ * How it stays correct with several instances on one database:
+ * - Dialing ("a tick" of one campaign) is one transaction: share-lock the campaign row (a
+ *   concurrent stop waits for it, so no call is created after a stop commits), take the
+ *   user's advisory lock (src/dialer/limits.ts; make_call takes the same), count the live
+ *   calls of the user and of the campaign, claim due leads with FOR UPDATE SKIP LOCKED, create
+ *   their calls through `CallService.createCallRecord` in the same transaction and set
+ *   `leads.current_call_id`. The calls are started after commit. So a lead is in at most one
+ *   live call and the limits hold globally.
+ * - Settling is idempotent: only the lead whose `current_call_id` is the finished call changes,
+ *   in one transaction that also clears `current_call_id`. It runs from the durable
+ *   call-finished event and, as a safety net, from a periodic reconciliation of leads whose
+ *   call is final (e.g. an event emitted before this instance subscribed).
+ *
+ * What triggers a tick: a NOTIFY from the database when any call of the user leaves the live
+ * states (migration 0005; immediate, best effort), a settlement that makes a lead due at once,
+ * and a sweep every `sweepIntervalMs` that also wakes retries that became due and campaigns
+ * whose window opened.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { CallService, DbOrTx } from '../calls/types.js';
+import type { Db } from '../db/pool.js';
+import { liveCalls, lockUserCalls } from './limits.js';
+import { classify, LIVE_CALL_STATUSES, type FinishedCall } from './outcome.js';
+import { isWindowOpen } from './window.js';
+
+export const SLOT_CHANNEL = 'switchboard_call_slot';
+
+export interface DialerOptions {
+  db: Db;
+  log: Logger;
+  /** The call engine; read on every tick so the start order of background parts does not matter. */
+  calls: () => CallService | undefined;
+  /** The clock (tests use a fake one). */
+  now?: () => Date;
+  /** Period of the sweep; 0 = no timer (tests call sweep() themselves). */
+  sweepIntervalMs?: number;
+  /** Reconcile leads stuck on a finished call every this many sweeps. */
+  reconcileEverySweeps?: number;
+  /** A finished call is reconciled only when its record is older than this. */
+  reconcileGraceSeconds?: number;
+  /** Connection settings for the LISTEN connection; omitted = no LISTEN. */
+  listen?: pg.ClientConfig;
+}
+
+interface CampaignRow {
+  id: number;
+  user_id: number;
+  assistant_id: number;
+  status: string;
+  timezone: string;
+  max_calls_in_parallel: number;
+  allowed_hours_start_time: string;
+  allowed_hours_end_time: string;
+  allowed_days: string[];
+  max_retries: number;
+  user_max: number;
+  assistant_ok: boolean;
+}
+
+interface LeadRow {
+  id: number;
+  phone_number: string;
+  variables: Record<string, unknown>;
+  attempts: number;
+}
+
+export interface SettleResult {
+  leadId: number;
+  campaignId: number;
+  outcome: 'completed' | 'retry' | 'next-contact' | 'reached-max-retries' | 'released';
+  reason: string;
+}
+
+const LIVE = sql.raw(LIVE_CALL_STATUSES.map((s) => `'${s}'`).join(', '));
+
+function rows<T>(res: { rows: unknown[] }): T[] {
+  return res.rows as T[];
+}
+
+export class Dialer {
+  private readonly db: Db;
+  private readonly log: Logger;
+  private readonly now: () => Date;
+  private stopped = false;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private sweeps = 0;
+  private readonly running = new Map<number, Promise<void>>();
+  private readonly again = new Set<number>();
+  /** In-progress campaigns by user, from the last sweep (for NOTIFY wake-ups). */
+  private campaignsByUser = new Map<number, Set<number>>();
+  private listener: pg.Client | undefined;
+  private listenRetry: NodeJS.Timeout | undefined;
+  private warnedNoEngine = false;
+  /** Calls started by this instance (statistics for benchmarks and logs). */
+  dialed = 0;
+
+  constructor(private readonly opts: DialerOptions) {
+    this.db = opts.db;
+    this.log = opts.log;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    if (this.opts.listen) await this.connectListener();
+    const every = this.opts.sweepIntervalMs ?? 1000;
+    if (every > 0) {
+      const loop = () => {
+        if (this.stopped) return;
+        this.sweeping = this.sweep()
+          .catch((err) => this.log.error({ err }, 'dialer sweep failed'))
+          .finally(() => {
+            this.sweeping = undefined;
+            if (!this.stopped) this.sweepTimer = setTimeout(loop, every);
+          });
+      };
+      loop();
+    }
+  }
+
+  /** Places no new calls; waits for ticks in progress. Calls in flight are the engine's. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.sweepTimer);
+    clearTimeout(this.listenRetry);
+    await this.sweeping;
+    await Promise.allSettled([...this.running.values()]);
+    const l = this.listener;
+    this.listener = undefined;
+    await l?.end().catch(() => undefined);
+  }
+
+  // ------------------------------------------------------------------ wake-ups
+
+  private async connectListener(): Promise<void> {
+    const client = new pg.Client(this.opts.listen);
+    const retry = () => {
+      if (this.listener === client) this.listener = undefined;
+      client.end().catch(() => undefined);
+      if (!this.stopped) this.listenRetry = setTimeout(() => void this.connectListener(), 1000);
+    };
+    client.on('error', (err) => {
+      this.log.warn({ err }, 'dialer LISTEN connection lost; reconnecting');
+      retry();
+    });
+    client.on('notification', (msg) => {
+      const [user, campaign] = (msg.payload ?? '').split(':');
+      this.onSlotFreed(Number(user), campaign ? Number(campaign) : null);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${SLOT_CHANNEL}`);
+      this.listener = client;
+    } catch (err) {
+      this.log.warn({ err }, 'dialer LISTEN failed; relying on the sweep');
+      retry();
+    }
+  }
+
+  /** A call of `userId` left the live states: its campaign, and the user's other running campaigns, may dial. */
+  onSlotFreed(userId: number, campaignId: number | null): void {
+    if (this.stopped) return;
+    const ids = new Set(this.campaignsByUser.get(userId) ?? []);
+    if (campaignId && ids.has(campaignId)) {
+      // Its own campaign first; the others compete for the user's limit after it.
+      this.kick(campaignId);
+      ids.delete(campaignId);
+    }
+    for (const id of ids) this.kick(id);
+  }
+
+  /** Runs a tick of the campaign now, or once more after the one in progress. */
+  kick(campaignId: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const current = this.running.get(campaignId);
+    if (current) {
+      this.again.add(campaignId);
+      return current;
+    }
+    const p = (async () => {
+      do {
+        this.again.delete(campaignId);
+        try {
+          await this.dialCampaign(campaignId);
+        } catch (err) {
+          this.log.error({ err, campaignId }, 'dialer tick failed');
+        }
+      } while (this.again.has(campaignId) && !this.stopped);
+    })().finally(() => this.running.delete(campaignId));
+    this.running.set(campaignId, p);
+    return p;
+  }
+
+  /** Waits until no tick is running (tests). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+  }
+
+  /**
+   * One pass over the running campaigns: completes those with nothing callable left, ticks
+   * those whose window is open and that have a due lead, and now and then reconciles leads
+   * stuck on a finished call.
+   */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    this.sweeps++;
+    if ((this.sweeps - 1) % Math.max(1, this.opts.reconcileEverySweeps ?? 5) === 0) await this.reconcile();
+    await this.completeFinishedCampaigns();
+    const list = rows<CampaignRow & { has_due: boolean }>(await this.db.execute(sql`
+      select c.id, c.user_id, c.timezone, c.allowed_days, c.allowed_hours_start_time, c.allowed_hours_end_time,
+             exists (select 1 from leads l
+                      where l.campaign_id = c.id and l.status = 'created' and l.current_call_id is null
+                        and (l.next_attempt_at is null or l.next_attempt_at <= ${now.toISOString()}::timestamptz)) as has_due
+        from campaigns c
+       where c.status = 'in-progress'`));
+    const byUser = new Map<number, Set<number>>();
+    for (const c of list) {
+      if (!byUser.has(c.user_id)) byUser.set(c.user_id, new Set());
+      byUser.get(c.user_id)!.add(c.id);
+    }
+    this.campaignsByUser = byUser;
+    const ticks: Promise<void>[] = [];
+    for (const c of list) {
+      if (!c.has_due) continue;
+      if (!isWindowOpen(this.windowOf(c), now)) continue;
+      ticks.push(this.kick(c.id));
+    }
+    await Promise.all(ticks);
+  }
+
+  private windowOf(c: Pick<CampaignRow, 'timezone' | 'allowed_days' | 'allowed_hours_start_time' | 'allowed_hours_end_time'>) {
+    return {
+      timezone: c.timezone,
+      allowedDays: Array.isArray(c.allowed_days) ? c.allowed_days : [],
+      startTime: c.allowed_hours_start_time,
+      endTime: c.allowed_hours_end_time,
+    };
+  }
+
+  // ------------------------------------------------------------------ dialing
+
+  /**
+   * Claims due leads of one campaign and creates their calls in one transaction, then starts
+   * the calls. Returns the ids of the calls started.
+   */
+  async dialCampaign(campaignId: number): Promise<number[]> {
+    const engine = this.opts.calls();
+    if (!engine) {
+      if (!this.warnedNoEngine) this.log.warn('dialer: no call engine installed; campaigns wait');
+      this.warnedNoEngine = true;
+      return [];
+    }
+    const now = this.now();
+    const nowIso = now.toISOString();
+    const created = await this.db.transaction(async (tx) => {
+      const [c] = rows<CampaignRow>(await tx.execute(sql`
+        select c.id, c.user_id, c.assistant_id, c.status, c.timezone, c.max_calls_in_parallel,
+               c.allowed_hours_start_time, c.allowed_hours_end_time, c.allowed_days, c.max_retries,
+               u.max_calls_in_parallel as user_max,
+               coalesce(a.deleted_at is null and a.status = 'active' and a.phone_number_id is not null, false) as assistant_ok
+          from campaigns c
+          join users u on u.id = c.user_id
+          left join assistants a on a.id = c.assistant_id
+         where c.id = ${campaignId}
+           for share of c`));
+      if (!c || c.status !== 'in-progress') return [];
+      if (!c.assistant_ok) return []; // an inactive, deleted or number-less assistant places no calls
+      if (!isWindowOpen(this.windowOf(c), now)) return [];
+
+      await lockUserCalls(tx, c.user_id);
+      const live = await liveCalls(tx, c.user_id, c.id);
+      const free = Math.min(c.max_calls_in_parallel - live.campaign, c.user_max - live.user);
+      if (free <= 0) return [];
+
+      // Due retries first (oldest due first), then leads never tried (roughly in creation order).
+      const leads = rows<LeadRow>(await tx.execute(sql`
+        select id, phone_number, variables, attempts from leads
+         where campaign_id = ${c.id} and status = 'created' and current_call_id is null
+           and next_attempt_at <= ${nowIso}::timestamptz
+         order by next_attempt_at
+         limit ${free}
+           for update skip locked`));
+      if (leads.length < free) {
+        leads.push(...rows<LeadRow>(await tx.execute(sql`
+          select id, phone_number, variables, attempts from leads
+           where campaign_id = ${c.id} and status = 'created' and current_call_id is null
+             and next_attempt_at is null
+           limit ${free - leads.length}
+             for update skip locked`)));
+      }
+      if (leads.length === 0) return [];
+
+      // Which contact: the primary number until it has had max_retries attempts, then the
+      // secondary contacts in order (each also up to max_retries).
+      const exhausted = leads.filter((l) => l.attempts >= c.max_retries).map((l) => l.id);
+      const secondary = new Map<number, { id: number; phone_number: string; variables: Record<string, unknown> }>();
+      if (exhausted.length > 0) {
+        for (const s of rows<{ id: number; lead_id: number; phone_number: string; variables: Record<string, unknown> }>(await tx.execute(sql`
+          select distinct on (lead_id) id, lead_id, phone_number, variables from secondary_contacts
+           where lead_id in ${exhausted} and status = 'created' and attempts < ${c.max_retries}
+           order by lead_id, position, id`))) {
+          secondary.set(s.lead_id, s);
+        }
+      }
+
+      const placed: { leadId: number; callId: number }[] = [];
+      const nothingLeft: number[] = [];
+      for (const lead of leads) {
+        let to = lead.phone_number;
+        let variables = lead.variables ?? {};
+        let secondaryContactId: number | null = null;
+        if (lead.attempts >= c.max_retries) {
+          const s = secondary.get(lead.id);
+          if (!s) {
+            nothingLeft.push(lead.id);
+            continue;
+          }
+          to = s.phone_number;
+          variables = { ...variables, ...(s.variables ?? {}) };
+          secondaryContactId = s.id;
+        }
+        const callId = await engine.createCallRecord(tx, {
+          userId: c.user_id,
+          assistantId: c.assistant_id,
+          to,
+          variables,
+          type: 'outbound',
+          campaignId: c.id,
+          leadId: lead.id,
+          secondaryContactId,
+        });
+        placed.push({ leadId: lead.id, callId });
+      }
+      if (nothingLeft.length > 0) {
+        // Every contact used up (e.g. max_retries lowered mid-campaign): final, not dialed.
+        await tx.execute(sql`
+          update leads set status = 'reached-max-retries', next_attempt_at = null, updated_at = now()
+           where id in ${nothingLeft}`);
+      }
+      if (placed.length > 0) {
+        const values = sql.join(placed.map((p) => sql`(${p.leadId}::int, ${p.callId}::int)`), sql`, `);
+        await tx.execute(sql`
+          update leads l set current_call_id = x.call_id
+            from (values ${values}) as x(lead_id, call_id)
+           where l.id = x.lead_id`);
+      }
+      return placed.map((p) => p.callId);
+    });
+    for (const callId of created) {
+      this.dialed++;
+      engine.startCall(callId).catch((err) => this.log.error({ err, callId }, 'dialer: starting a call failed'));
+    }
+    return created;
+  }
+
+  // ------------------------------------------------------------------ settling
+
+  /** The call-finished handler: settles the lead that is in this call, if any (idempotent). */
+  async onCallFinished(callId: number): Promise<SettleResult | null> {
+    const result = await this.db.transaction((tx) => this.settle(tx, callId));
+    if (!result) return null;
+    if (result.outcome === 'next-contact' || result.outcome === 'released') this.kick(result.campaignId);
+    if (result.outcome !== 'retry' && result.outcome !== 'next-contact') await this.completeIfDone(result.campaignId);
+    return result;
+  }
+
+  private async settle(tx: DbOrTx, callId: number): Promise<SettleResult | null> {
+    const nowIso = this.now().toISOString();
+    const [lead] = rows<{
+      id: number;
+      campaign_id: number;
+      attempts: number;
+      max_retries: number;
+      retry_interval: number;
+      retry_on_voicemail: boolean;
+      retry_on_goal_incomplete: boolean;
+      goal_completion_variable: string | null;
+    }>(await tx.execute(sql`
+      select l.id, l.campaign_id, l.attempts, c.max_retries, c.retry_interval, c.retry_on_voicemail,
+             c.retry_on_goal_incomplete, c.goal_completion_variable
+        from leads l join campaigns c on c.id = l.campaign_id
+       where l.current_call_id = ${callId}
+         for update of l`));
+    if (!lead) return null; // settled already, or not a campaign call
+
+    const [call] = rows<FinishedCall & { secondary_contact_id: number | null }>(await tx.execute(sql`
+      select status, answered_by as "answeredBy", answered_at as "answeredAt", transcript, evaluation, secondary_contact_id
+        from calls where id = ${callId}`));
+    if (!call) {
+      // The call record was deleted: release the lead without counting an attempt.
+      await tx.execute(sql`
+        update leads set current_call_id = null, updated_at = now(),
+               next_attempt_at = ${nowIso}::timestamptz + make_interval(mins => ${lead.retry_interval})
+         where id = ${lead.id}`);
+      return { leadId: lead.id, campaignId: lead.campaign_id, outcome: 'released', reason: 'call record deleted' };
+    }
+    if ((LIVE_CALL_STATUSES as readonly string[]).includes(call.status)) return null; // not finished yet
+
+    const outcome = classify(call, {
+      retryOnVoicemail: lead.retry_on_voicemail,
+      retryOnGoalIncomplete: lead.retry_on_goal_incomplete,
+      goalCompletionVariable: lead.goal_completion_variable,
+    });
+    const base = { leadId: lead.id, campaignId: lead.campaign_id, reason: outcome.reason };
+    const contactId = call.secondary_contact_id;
+
+    // Count the attempt on the contact that was dialed.
+    let contactAttempts: number;
+    if (contactId === null) {
+      contactAttempts = lead.attempts + 1;
+    } else {
+      const [s] = rows<{ attempts: number }>(await tx.execute(sql`
+        update secondary_contacts
+           set attempts = attempts + 1, updated_at = now(),
+               status = case when ${outcome.kind === 'completed'} then 'completed'
+                             when attempts + 1 >= ${lead.max_retries} then 'reached-max-retries'
+                             else status end
+         where id = ${contactId} and lead_id = ${lead.id}
+         returning attempts`));
+      contactAttempts = s?.attempts ?? lead.max_retries;
+    }
+    const primaryInc = contactId === null ? 1 : 0;
+
+    if (outcome.kind === 'completed') {
+      await tx.execute(sql`
+        update leads set status = 'completed', attempts = attempts + ${primaryInc}, current_call_id = null,
+               next_attempt_at = null, updated_at = now()
+         where id = ${lead.id}`);
+      return { ...base, outcome: 'completed' };
+    }
+    if (contactAttempts < lead.max_retries) {
+      await tx.execute(sql`
+        update leads set attempts = attempts + ${primaryInc}, current_call_id = null, updated_at = now(),
+               next_attempt_at = ${nowIso}::timestamptz + make_interval(mins => ${lead.retry_interval})
+         where id = ${lead.id}`);
+      return { ...base, outcome: 'retry' };
+    }
+    // This contact is used up: the next secondary contact in order, at once, else final.
+    const [next] = rows<{ id: number }>(await tx.execute(sql`
+      select id from secondary_contacts
+       where lead_id = ${lead.id} and status = 'created' and attempts < ${lead.max_retries}
+         ${contactId === null ? sql`` : sql`and id <> ${contactId}`}
+       order by position, id limit 1`));
+    if (next) {
+      await tx.execute(sql`
+        update leads set attempts = attempts + ${primaryInc}, current_call_id = null, updated_at = now(),
+               next_attempt_at = ${nowIso}::timestamptz
+         where id = ${lead.id}`);
+      return { ...base, outcome: 'next-contact' };
+    }
+    await tx.execute(sql`
+      update leads set status = 'reached-max-retries', attempts = attempts + ${primaryInc}, current_call_id = null,
+             next_attempt_at = null, updated_at = now()
+       where id = ${lead.id}`);
+    return { ...base, outcome: 'reached-max-retries' };
+  }
+
+  /**
+   * Safety net for the call-finished event: settles leads whose call is final (or deleted)
+   * since more than the grace period. Returns how many it settled.
+   */
+  async reconcile(): Promise<number> {
+    const grace = this.opts.reconcileGraceSeconds ?? 10;
+    const stuck = rows<{ call_id: number }>(await this.db.execute(sql`
+      select l.current_call_id as call_id
+        from leads l left join calls c on c.id = l.current_call_id
+       where l.current_call_id is not null
+         and (c.id is null or (c.status not in (${LIVE}) and c.updated_at < now() - make_interval(secs => ${grace})))
+       limit 500`));
+    let settled = 0;
+    for (const s of stuck) {
+      if (await this.onCallFinished(s.call_id).catch((err) => this.log.error({ err, callId: s.call_id }, 'dialer reconcile failed'))) settled++;
+    }
+    if (settled > 0) this.log.warn({ settled }, 'dialer: settled leads whose call-finished event had not arrived');
+    return settled;
+  }
+
+  // ------------------------------------------------------------------ completion
+
+  private completionSql(where: SQL): SQL {
+    return sql`
+      update campaigns c set status = 'completed', updated_at = now()
+       where ${where} and c.status = 'in-progress' and c.mark_complete_when_no_leads
+         and not exists (select 1 from leads l where l.campaign_id = c.id and l.status = 'created')
+      returning c.id`;
+  }
+
+  /** `completed` when nothing callable is left and mark_complete_when_no_leads. */
+  async completeIfDone(campaignId: number): Promise<boolean> {
+    const res = await this.db.execute(this.completionSql(sql`c.id = ${campaignId}`));
+    return res.rows.length > 0;
+  }
+
+  private async completeFinishedCampaigns(): Promise<void> {
+    await this.db.execute(this.completionSql(sql`true`));
+  }
+}

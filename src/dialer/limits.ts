@@ -1,0 +1,27 @@
+/**
+ * The per-user parallel-call limit (`users.max_calls_in_parallel`), shared by every path that
+ * creates a live call (campaign dialer, make_call): take the user's lock, count live calls,
+ * insert, commit. The lock is a transaction-scoped advisory lock keyed (USER_CALLS_LOCK_CLASS,
+ * user id), so it holds across all service instances on one database.
+ */
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../calls/types.js';
+
+/** First key of the two-int advisory lock `pg_advisory_xact_lock(7001, user_id)`. */
+export const USER_CALLS_LOCK_CLASS = 7001;
+
+/** Serialises call creation of one user until the transaction ends. */
+export async function lockUserCalls(tx: DbOrTx, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${USER_CALLS_LOCK_CLASS}::int, ${userId}::int)`);
+}
+
+/** Live calls (initiated, ringing, in-progress) of the user, and of one campaign of theirs. */
+export async function liveCalls(tx: DbOrTx, userId: number, campaignId?: number): Promise<{ user: number; campaign: number }> {
+  const res = await tx.execute(sql`
+    select count(*)::int as "user",
+           count(*) filter (where campaign_id = ${campaignId ?? null}::int)::int as "campaign"
+      from calls
+     where user_id = ${userId} and status in ('initiated', 'ringing', 'in-progress')`);
+  const row = res.rows[0] as { user: number; campaign: number };
+  return { user: row.user, campaign: row.campaign };
+}

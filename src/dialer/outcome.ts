@@ -1,0 +1,61 @@
+/**
+ * What one finished call means for its lead (CONTRACT §5, docs/decisions.md "Dialer").
+ *
+ * - `completed`: the lead is done (a connected conversation, or voicemail without
+ *   `retry_on_voicemail`: the number was reached and the assistant handled the machine).
+ * - `retry`: the attempt counts against the contact; retried after `retry_interval` until
+ *   `max_retries`, then the next contact.
+ */
+
+export const LIVE_CALL_STATUSES = ['initiated', 'ringing', 'in-progress'] as const;
+export const FINAL_CALL_STATUSES = ['busy', 'no-answer', 'failed', 'completed', 'ended', 'ended_by_customer', 'ended_by_assistant'] as const;
+
+export interface FinishedCall {
+  status: string;
+  answeredBy: string;
+  answeredAt: string | null;
+  transcript: string;
+  evaluation: Record<string, unknown>;
+}
+
+export interface RetryRules {
+  retryOnVoicemail: boolean;
+  retryOnGoalIncomplete: boolean;
+  goalCompletionVariable: string | null;
+}
+
+export type Outcome = { kind: 'completed'; reason: string } | { kind: 'retry'; reason: string };
+
+/** A value extracted for the goal variable that means "goal not met". */
+export function isFalsy(value: unknown): boolean {
+  if (value === false || value === 0) return true;
+  if (typeof value === 'string') return ['false', '0', 'no'].includes(value.trim().toLowerCase());
+  return false;
+}
+
+/** Whether a customer said anything (a transcript line of the customer). */
+function customerSpoke(transcript: string): boolean {
+  return /^Customer:/m.test(transcript);
+}
+
+export function classify(call: FinishedCall, rules: RetryRules): Outcome {
+  const { status } = call;
+  if (status === 'busy' || status === 'no-answer' || status === 'failed') return { kind: 'retry', reason: status };
+  if ((LIVE_CALL_STATUSES as readonly string[]).includes(status)) {
+    // Not final: never settled from here (the caller checks), but never a completion either.
+    return { kind: 'retry', reason: `not final (${status})` };
+  }
+  if (call.answeredBy === 'machine') {
+    return rules.retryOnVoicemail ? { kind: 'retry', reason: 'voicemail' } : { kind: 'completed', reason: 'voicemail' };
+  }
+  // `ended` covers the max duration and "ended by the service" (crash recovery). Without a
+  // conversation (never answered, or the customer never spoke) it is an attempt to repeat.
+  if (status === 'ended' && (call.answeredAt === null || !customerSpoke(call.transcript))) {
+    return { kind: 'retry', reason: 'ended without conversation' };
+  }
+  const goal = rules.goalCompletionVariable;
+  if (rules.retryOnGoalIncomplete && goal && Object.hasOwn(call.evaluation ?? {}, goal) && isFalsy(call.evaluation[goal])) {
+    return { kind: 'retry', reason: 'goal incomplete' };
+  }
+  return { kind: 'completed', reason: status };
+}
