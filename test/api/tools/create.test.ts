@@ -151,6 +151,12 @@ describe('POST /api/user/tools — endpoint', () => {
     },
   );
 
+  it('accepts 2048 characters and refuses 2049', async () => {
+    const url = (n: number) => `https://api.example.test/${'p'.repeat(n - 'https://api.example.test/'.length)}`;
+    expect((await expectCreated(validTool({ endpoint: url(2048) }))).endpoint).toHaveLength(2048);
+    await expectFieldError(validTool({ endpoint: url(2049) }), 'endpoint', 'The endpoint field must not be greater than 2048 characters.');
+  });
+
   it('is required', async () => {
     await expectFieldError(validTool({ endpoint: undefined }), 'endpoint', 'The endpoint field is required.');
   });
@@ -212,6 +218,15 @@ describe('POST /api/user/tools — headers', () => {
   it('must be an array of objects', async () => {
     await expectFieldError(validTool({ headers: { Authorization: 'x' } }), 'headers', 'The headers field must be an array.');
     await expectFieldError(validTool({ headers: ['Authorization: x'] }), 'headers.0', 'The headers.0 field must be an object.');
+  });
+
+  it('accepts header names of 255 characters and refuses 256', async () => {
+    expect((await expectCreated(validTool({ headers: [{ name: 'X'.repeat(255), value: 'v' }] }))).headers[0].name).toHaveLength(255);
+    await expectFieldError(
+      validTool({ headers: [{ name: 'X'.repeat(256), value: 'v' }] }),
+      'headers.0.name',
+      'The headers.0.name field must not be greater than 255 characters.',
+    );
   });
 
   it('refuses header names that are not HTTP tokens and values with line breaks', async () => {
