@@ -47,6 +47,7 @@ export function optionalIdField() {
       ctx.addIssue({ code: 'custom', message: msg.integer, input: x });
       return z.NEVER;
     })
+    .optional()
     .meta({ anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\d+$' }], description: 'an id; a string of digits is accepted too' });
 }
 
