@@ -1,0 +1,66 @@
+/**
+ * The call engine's background part: installs the engine as `ctx.services.calls` and the
+ * call-finished event bus as `ctx.services.callEvents`, keeps this process's heartbeat and
+ * ends calls orphaned by dead processes (at start-up and periodically).
+ */
+import type { AppContext } from '../context.js';
+import { registerBackgroundPart, type BackgroundPart } from '../service.js';
+import { CallEngine } from './engine.js';
+import { ensureCallEvents } from './events.js';
+import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
+
+export { CallEngine } from './engine.js';
+
+declare module '../context.js' {
+  interface Services {
+    /** The concrete engine behind `calls` (tests, benchmarks). */
+    callEngine?: CallEngine;
+  }
+}
+
+/** First recovery sweep after start-up: late enough for every consumer to have subscribed. */
+const FIRST_SWEEP_MS = 2_000;
+const SWEEP_INTERVAL_MS = 10_000;
+
+export function callEnginePart(ctx: AppContext): BackgroundPart {
+  const events = ensureCallEvents(ctx.services);
+  const engine = new CallEngine(ctx);
+  ctx.services.calls = engine;
+  ctx.services.callEngine = engine;
+  const { pool } = ctx.database;
+  const timers: NodeJS.Timeout[] = [];
+  let sweeping: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+
+  const sweep = () => {
+    if (stopped) return;
+    sweeping = recoverOrphans({ pool, log: ctx.log, events, instanceId: ctx.instanceId, running: engine.runningIds() }).catch((err) =>
+      ctx.log.error({ err }, 'call recovery sweep failed'),
+    );
+  };
+
+  return {
+    name: 'calls',
+    async start() {
+      await heartbeat(pool, ctx.instanceId);
+      if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls run on the offline stand-in');
+      timers.push(
+        setInterval(() => {
+          if (!stopped) heartbeat(pool, ctx.instanceId).catch((err) => ctx.log.error({ err }, 'instance heartbeat failed'));
+        }, HEARTBEAT_INTERVAL_MS),
+        setTimeout(sweep, FIRST_SWEEP_MS),
+        setInterval(sweep, SWEEP_INTERVAL_MS),
+      );
+      for (const t of timers) t.unref();
+    },
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+      await sweeping;
+      await engine.stop();
+      await forgetInstance(pool, ctx.instanceId).catch(() => undefined);
+    },
+  };
+}
+
+registerBackgroundPart(callEnginePart);

@@ -1,0 +1,347 @@
+/**
+ * One live call's conversation, composed of small parts with one job each:
+ *
+ *   carrier leg  ──events──▶  input stage (speech-to-text seam) ──▶ turn loop ──▶ LLM stage
+ *        ▲                                                           │   ▲           │
+ *        └── actions ◀── output stage (text-to-speech seam) ◀────────┘   └─ tool runner
+ *                                          timers (max duration, silence) ──▶ turn loop
+ *
+ * The session knows nothing of HTTP or the database: it reports `ringing`/`answered` through
+ * hooks and resolves `run()` with the outcome; src/calls/engine.ts persists it. Many sessions
+ * run concurrently in one process; each holds only its own small state and timers.
+ */
+import type { Logger } from 'pino';
+import type { EndStatus, UnconnectedEnd } from './state-machine.js';
+import { CallTimers } from './timers.js';
+import { toolFunction, type MidCallTool, type ToolOutcome } from './tool-runner.js';
+import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
+import { STAND_IN_NOTE } from '../providers/llm/stand-in.js';
+import type { Clock } from '../telephony/clock.js';
+import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
+
+/** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
+export const END_CALL_TOOL = 'end-call';
+export const DEFAULT_END_CALL_DESCRIPTION = 'End the call once the conversation has reached its end or the customer wants to finish.';
+export const REENGAGEMENT_LINE = 'Are you still there?';
+export const APOLOGY_LINE = 'I am sorry, I am having technical difficulties. Goodbye.';
+/** LLM rounds per turn (tool call → answer → ...), against a model that loops on tools. */
+const MAX_STEPS_PER_TURN = 8;
+
+export interface SessionSettings {
+  /** Already filled with the call's variables. */
+  systemPrompt: string;
+  initialMessage: string;
+  waitForCustomer: boolean;
+  endCallOnVoicemail: boolean;
+  maxDurationSec: number;
+  maxSilenceSec: number;
+  reengagementSec: number;
+  model: string;
+  temperature: number;
+  tools: MidCallTool[];
+  endCallDescription: string | null;
+  variables: Record<string, unknown>;
+}
+
+/** The seams where speech-to-text and text-to-speech stages slot in; text passes through today. */
+export interface SpeechStages {
+  /** What the customer said, as text. */
+  hear(event: Extract<LegEvent, { type: 'customer-said' }>): string;
+  /** Plays the assistant's text on the leg. */
+  speak(leg: CarrierLeg, text: string): Promise<void>;
+}
+
+export const textStages: SpeechStages = {
+  hear: (event) => event.text,
+  speak: (leg, text) => leg.say(text),
+};
+
+export interface ToolExecutor {
+  run(tool: MidCallTool, argumentsJson: string): Promise<ToolOutcome>;
+}
+
+export interface SessionDeps {
+  leg: CarrierLeg;
+  llm: LlmProvider;
+  tools: ToolExecutor;
+  clock: Clock;
+  log: Logger;
+  stages?: SpeechStages;
+}
+
+export interface SessionHooks {
+  onRinging?(): void;
+  onAnswered?(answeredBy: AnsweredBy): void;
+}
+
+export interface ToolCallRecord {
+  name: string;
+  ok: boolean;
+  status?: number;
+  error?: string;
+  durationMs: number;
+}
+
+export interface SessionResult {
+  connected: boolean;
+  status: EndStatus;
+  answeredBy: AnsweredBy;
+  /** Milliseconds from the answer to the end (0 when never connected). */
+  talkMs: number;
+  transcript: string;
+  messages: ChatMessage[];
+  toolCalls: ToolCallRecord[];
+  customerUtterances: number;
+}
+
+export class CallSession {
+  private readonly stages: SpeechStages;
+  private readonly timers: CallTimers;
+  private readonly abort = new AbortController();
+  private readonly lines: string[] = [];
+  private readonly messages: ChatMessage[] = [];
+  private readonly toolRecords: ToolCallRecord[] = [];
+  private readonly toolsByName = new Map<string, MidCallTool>();
+  private readonly specs: ToolSpec[];
+  private answeredBy: AnsweredBy = 'unknown';
+  private answeredAt: number | null = null;
+  private greeted = false;
+  private turning = false;
+  private pendingTurn = false;
+  private customerUtterances = 0;
+  private ended = false;
+  private resolve!: (result: SessionResult) => void;
+  readonly done: Promise<SessionResult>;
+
+  constructor(
+    private readonly settings: SessionSettings,
+    private readonly deps: SessionDeps,
+    private readonly hooks: SessionHooks = {},
+  ) {
+    this.stages = deps.stages ?? textStages;
+    this.done = new Promise((resolve) => (this.resolve = resolve));
+    if (deps.llm.standIn) this.lines.push(STAND_IN_NOTE);
+    if (settings.systemPrompt.trim() !== '') this.messages.push({ role: 'system', content: settings.systemPrompt });
+    for (const tool of settings.tools) this.toolsByName.set(tool.name, tool);
+    this.specs = [
+      ...settings.tools.map(toolFunction),
+      {
+        name: END_CALL_TOOL,
+        description: settings.endCallDescription?.trim() || DEFAULT_END_CALL_DESCRIPTION,
+        parameters: { type: 'object', properties: {}, additionalProperties: false },
+      },
+    ];
+    this.timers = new CallTimers(
+      deps.clock,
+      {
+        maxDurationMs: settings.maxDurationSec * 1000,
+        maxSilenceMs: settings.maxSilenceSec * 1000,
+        reengagementMs: settings.reengagementSec * 1000,
+      },
+      {
+        onMaxDuration: () => this.end('ended', 'maximum call duration reached'),
+        onReengage: () => this.reengage(),
+        onSilenceTimeout: () => this.end('ended_by_assistant', 'customer silent after re-engagement'),
+      },
+    );
+  }
+
+  /** Places the call and resolves when it is over. */
+  run(): Promise<SessionResult> {
+    this.deps.leg.onEvent((event) => this.onLegEvent(event));
+    this.deps.leg.start();
+    return this.done;
+  }
+
+  /** Ends the call from outside (service shutdown): status `ended`. */
+  stop(reason: string): void {
+    if (this.answeredAt === null && !this.ended) {
+      this.ended = true;
+      this.timers.stop();
+      this.abort.abort();
+      this.deps.leg.hangUp();
+      this.finish('ended', false);
+      return;
+    }
+    this.end('ended', reason);
+  }
+
+  private onLegEvent(event: LegEvent): void {
+    if (this.ended) return;
+    switch (event.type) {
+      case 'ringing':
+        this.hooks.onRinging?.();
+        return;
+      case 'unanswered':
+        this.ended = true;
+        this.timers.stop();
+        this.finish(event.outcome satisfies UnconnectedEnd, false);
+        return;
+      case 'answered':
+        this.onAnswered(event.answeredBy);
+        return;
+      case 'customer-said':
+        this.onCustomerSaid(this.stages.hear(event));
+        return;
+      case 'hung-up':
+        this.end('ended_by_customer', 'customer hung up', true);
+        return;
+    }
+  }
+
+  private onAnswered(by: AnsweredBy): void {
+    this.answeredBy = by;
+    this.answeredAt = this.deps.clock.now();
+    this.hooks.onAnswered?.(by);
+    this.timers.start();
+    if (by === 'machine' && this.settings.endCallOnVoicemail) {
+      this.end('ended_by_assistant', 'voicemail');
+      return;
+    }
+    // A voicemail box greets first; so does the customer when the assistant waits for them.
+    if (this.settings.waitForCustomer || by === 'machine') this.timers.awaitCustomer();
+    else this.greet();
+  }
+
+  private onCustomerSaid(text: string): void {
+    this.customerUtterances++;
+    this.lines.push(`Customer: ${text}`);
+    this.messages.push({ role: 'user', content: text });
+    this.timers.activity();
+    if (!this.greeted) this.greet();
+    else this.turn();
+  }
+
+  private greet(): void {
+    this.greeted = true;
+    const opening = this.settings.initialMessage.trim();
+    if (opening === '') {
+      this.turn();
+      return;
+    }
+    this.messages.push({ role: 'assistant', content: opening });
+    void this.say(opening).then(() => {
+      if (!this.turning) this.timers.awaitCustomer();
+    });
+  }
+
+  private reengage(): void {
+    if (this.ended || this.turning) return;
+    this.messages.push({ role: 'assistant', content: REENGAGEMENT_LINE });
+    void this.say(REENGAGEMENT_LINE, true);
+  }
+
+  private async say(text: string, reengagement = false): Promise<void> {
+    if (this.ended) return;
+    this.lines.push(`AI: ${text}`);
+    if (!reengagement) this.timers.activity();
+    try {
+      await this.stages.speak(this.deps.leg, text);
+    } catch (err) {
+      this.deps.log.warn({ err }, 'speaking failed');
+    }
+  }
+
+  private turn(): void {
+    if (this.turning) {
+      this.pendingTurn = true;
+      return;
+    }
+    this.turning = true;
+    void this.runTurns();
+  }
+
+  private async runTurns(): Promise<void> {
+    try {
+      do {
+        this.pendingTurn = false;
+        await this.llmTurn();
+      } while (this.pendingTurn && !this.ended);
+    } catch (err) {
+      if (this.ended) return;
+      this.deps.log.error({ err: { message: (err as Error).message }, llm: this.deps.llm.label }, 'LLM stage failed; ending the call');
+      this.messages.push({ role: 'assistant', content: APOLOGY_LINE });
+      await this.say(APOLOGY_LINE);
+      this.end('ended', 'LLM failure');
+    } finally {
+      this.turning = false;
+      if (!this.ended) this.timers.awaitCustomer();
+    }
+  }
+
+  private async llmTurn(): Promise<void> {
+    for (let step = 0; step < MAX_STEPS_PER_TURN; step++) {
+      this.timers.activity();
+      const completion = await this.deps.llm.complete({
+        model: this.settings.model,
+        temperature: this.settings.temperature,
+        messages: [...this.messages],
+        tools: this.specs,
+        signal: this.abort.signal,
+        standInContext: { variables: this.settings.variables },
+      });
+      if (this.ended) return;
+      const text = completion.text.trim();
+      if (completion.toolCalls.length === 0) {
+        if (text !== '') {
+          this.messages.push({ role: 'assistant', content: text });
+          await this.say(text);
+        }
+        return;
+      }
+      this.messages.push({
+        role: 'assistant',
+        content: text === '' ? null : text,
+        tool_calls: completion.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+      });
+      if (text !== '') await this.say(text);
+      let endCall = false;
+      for (const call of completion.toolCalls) {
+        if (this.ended) return;
+        if (call.name === END_CALL_TOOL) {
+          endCall = true;
+          this.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
+          continue;
+        }
+        const tool = this.toolsByName.get(call.name);
+        if (!tool) {
+          this.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
+          continue;
+        }
+        const outcome = await this.deps.tools.run(tool, call.arguments);
+        this.toolRecords.push({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
+        if (this.ended) return;
+        this.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+      }
+      if (endCall) {
+        this.end('completed', 'the assistant closed the call');
+        return;
+      }
+    }
+    this.deps.log.warn({ llm: this.deps.llm.label }, 'LLM kept calling tools; waiting for the customer');
+  }
+
+  private end(status: Exclude<EndStatus, UnconnectedEnd>, reason: string, remote = false): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.timers.stop();
+    this.abort.abort();
+    if (!remote) this.deps.leg.hangUp();
+    this.deps.log.debug({ status, reason }, 'call ended');
+    this.finish(status, this.answeredAt !== null);
+  }
+
+  private finish(status: EndStatus, connected: boolean): void {
+    this.resolve({
+      connected,
+      status,
+      answeredBy: this.answeredBy,
+      talkMs: connected && this.answeredAt !== null ? Math.max(0, this.deps.clock.now() - this.answeredAt) : 0,
+      // A call that never connected has no conversation, not even the stand-in's note.
+      transcript: connected ? this.lines.join('\n') : '',
+      messages: this.messages,
+      toolCalls: this.toolRecords,
+      customerUtterances: this.customerUtterances,
+    });
+  }
+}

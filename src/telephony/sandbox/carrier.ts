@@ -1,0 +1,226 @@
+/**
+ * The sandbox carrier (CONTRACT §9): a simulated phone network. The customer's number
+ * decides the outcome by its last two digits — 91 busy, 92 no-answer, 93 failed, 94 a
+ * voicemail box (answered by a machine), 95 a person who hangs up mid-conversation — and any
+ * other number reaches a person who answers every utterance from a short script and lets the
+ * assistant close the call. Every delay is multiplied by `timeScale` (0 = instant).
+ */
+import type { Carrier, CarrierLeg, DialRequest, LegEvent } from '../types.js';
+import { systemClock, type Clock, type TimerHandle } from '../clock.js';
+
+export type SandboxBehaviour = 'busy' | 'no-answer' | 'failed' | 'voicemail' | 'hangs-up' | 'converses';
+
+export function sandboxBehaviour(number: string): SandboxBehaviour {
+  switch (number.slice(-2)) {
+    case '91':
+      return 'busy';
+    case '92':
+      return 'no-answer';
+    case '93':
+      return 'failed';
+    case '94':
+      return 'voicemail';
+    case '95':
+      return 'hangs-up';
+    default:
+      return 'converses';
+  }
+}
+
+/** Simulated timings in milliseconds at time scale 1. */
+export const SANDBOX_TIMINGS = {
+  /** Until the network reports ringing. */
+  connect: 300,
+  /** Ringing until a person (or a voicemail box) answers an outbound call. */
+  ring: 3000,
+  /** Ringing of an inbound call until the assistant picks up. */
+  inboundRing: 1000,
+  /** Ringing until the network gives up on an unanswered call. */
+  noAnswer: 20000,
+  /** Until a busy signal or a network failure is reported. */
+  busy: 1000,
+  failed: 500,
+  /** Per spoken word, for both sides. */
+  perWord: 350,
+  /** A person's pause before answering. */
+  think: 700,
+  /** How long a person waits for the caller to speak before saying "Hello?". */
+  helloAfter: 1500,
+  /** Pause between the voicemail box answering and its greeting. */
+  voicemailGreeting: 300,
+} as const;
+
+export const SANDBOX_SCRIPTS = {
+  hello: 'Hello?',
+  converses: ['Hello, yes, speaking.', 'Yes, that works for me.', 'Okay, sounds good.', 'Alright, thank you.', 'Thanks, bye.'],
+  hangsUp: 'Sorry, I cannot talk right now.',
+  voicemail: 'Hello, you have reached the voicemail of this number. Please leave a message after the tone.',
+} as const;
+
+export interface SandboxOptions {
+  timeScale: number;
+  clock?: Clock;
+}
+
+export class SandboxCarrier implements Carrier {
+  readonly name = 'sandbox';
+  private readonly clock: Clock;
+
+  constructor(private readonly opts: SandboxOptions) {
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  dial(request: DialRequest): CarrierLeg {
+    return new SandboxLeg(request, sandboxBehaviour(request.customer), this.opts.timeScale, this.clock);
+  }
+}
+
+function spokenMs(text: string): number {
+  const words = text.trim().split(/\s+/).filter(Boolean).length;
+  return Math.max(1, words) * SANDBOX_TIMINGS.perWord;
+}
+
+class SandboxLeg implements CarrierLeg {
+  private listener: (event: LegEvent) => void = () => undefined;
+  private readonly timers = new Set<TimerHandle>();
+  private live = false;
+  private over = false;
+  private aiHasSpoken = false;
+  private replies = 0;
+  private scriptLine = 0;
+  private pendingReply: TimerHandle | null = null;
+  private speaking: { timer: TimerHandle; resolve: () => void } | null = null;
+
+  constructor(
+    private readonly request: DialRequest,
+    private readonly behaviour: SandboxBehaviour,
+    private readonly scale: number,
+    private readonly clock: Clock,
+  ) {}
+
+  onEvent(listener: (event: LegEvent) => void): void {
+    this.listener = listener;
+  }
+
+  start(): void {
+    const ringFor = this.request.direction === 'inbound' ? SANDBOX_TIMINGS.inboundRing : SANDBOX_TIMINGS.ring;
+    switch (this.behaviour) {
+      case 'busy':
+        this.after(SANDBOX_TIMINGS.busy, () => this.finish({ type: 'unanswered', outcome: 'busy' }));
+        return;
+      case 'failed':
+        this.after(SANDBOX_TIMINGS.failed, () => this.finish({ type: 'unanswered', outcome: 'failed' }));
+        return;
+      case 'no-answer':
+        this.after(SANDBOX_TIMINGS.connect, () => {
+          this.emit({ type: 'ringing' });
+          this.after(SANDBOX_TIMINGS.noAnswer, () => this.finish({ type: 'unanswered', outcome: 'no-answer' }));
+        });
+        return;
+      default:
+        this.after(SANDBOX_TIMINGS.connect, () => {
+          this.emit({ type: 'ringing' });
+          this.after(ringFor, () => this.answer());
+        });
+    }
+  }
+
+  private answer(): void {
+    this.live = true;
+    if (this.behaviour === 'voicemail') {
+      this.emit({ type: 'answered', answeredBy: 'machine' });
+      this.after(SANDBOX_TIMINGS.voicemailGreeting, () => this.customerSays(SANDBOX_SCRIPTS.voicemail));
+      return;
+    }
+    this.emit({ type: 'answered', answeredBy: 'human' });
+    // A person who hears nothing says "Hello?" first.
+    this.after(SANDBOX_TIMINGS.helloAfter, () => {
+      if (!this.aiHasSpoken && this.replies === 0) this.customerSays(SANDBOX_SCRIPTS.hello);
+    });
+  }
+
+  say(text: string): Promise<void> {
+    if (!this.live) return Promise.resolve();
+    this.aiHasSpoken = true;
+    // The customer answers once the assistant has finished its last utterance.
+    this.cancel(this.pendingReply);
+    this.pendingReply = null;
+    return new Promise<void>((resolve) => {
+      const timer = this.after(spokenMs(text), () => {
+        this.speaking = null;
+        resolve();
+        this.scheduleReply();
+      });
+      this.speaking = { timer, resolve };
+    });
+  }
+
+  private scheduleReply(): void {
+    if (!this.live) return;
+    let line: string | undefined;
+    let thenHangUp = false;
+    if (this.behaviour === 'converses') {
+      line = SANDBOX_SCRIPTS.converses[this.scriptLine++];
+    } else if (this.behaviour === 'hangs-up') {
+      line = SANDBOX_SCRIPTS.hangsUp;
+      thenHangUp = true;
+    }
+    if (line === undefined) return; // a voicemail box, or a person out of words, stays silent
+    const text = line;
+    this.pendingReply = this.after(SANDBOX_TIMINGS.think, () => {
+      this.pendingReply = null;
+      this.customerSays(text);
+      // Hangs up right after saying it, before the assistant can answer.
+      if (thenHangUp) this.finish({ type: 'hung-up' });
+    });
+  }
+
+  private customerSays(text: string): void {
+    if (!this.live) return;
+    this.replies++;
+    // The utterance is delivered once spoken (speech-to-text sees whole utterances).
+    this.emit({ type: 'customer-said', text });
+  }
+
+  hangUp(): void {
+    this.over = true;
+    this.live = false;
+    this.stopAll();
+  }
+
+  private finish(event: LegEvent): void {
+    if (this.over) return;
+    this.over = true;
+    this.live = false;
+    this.stopAll();
+    this.emit(event);
+  }
+
+  private stopAll(): void {
+    for (const t of this.timers) this.clock.clearTimer(t);
+    this.timers.clear();
+    const speaking = this.speaking;
+    this.speaking = null;
+    speaking?.resolve();
+  }
+
+  private after(ms: number, fn: () => void): TimerHandle {
+    const handle = this.clock.setTimer(ms * this.scale, () => {
+      this.timers.delete(handle);
+      if (!this.over) fn();
+    });
+    this.timers.add(handle);
+    return handle;
+  }
+
+  private cancel(handle: TimerHandle | null): void {
+    if (!handle) return;
+    this.clock.clearTimer(handle);
+    this.timers.delete(handle);
+  }
+
+  private emit(event: LegEvent): void {
+    if (this.over && event.type !== 'unanswered' && event.type !== 'hung-up') return;
+    this.listener(event);
+  }
+}
