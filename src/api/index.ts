@@ -3,9 +3,11 @@ import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { assistantRoutes } from './assistants/routes.js';
 import { callRoutes } from './calls/routes.js';
+import { makeCallRoutes } from './calls/make-call.js';
 import { campaignRoutes } from './campaigns/routes.js';
 import { leadRoutes } from './leads/routes.js';
 import { referenceRoutes } from './reference/routes.js';
+import { sandboxRoutes } from './sandbox/routes.js';
 import { toolRoutes } from './tools/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
@@ -20,6 +22,8 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     leadRoutes,
     campaignRoutes,
     callRoutes,
+    makeCallRoutes,
+    sandboxRoutes,
     webhookRoutes,
   ]) {
     await app.register(plugin);
