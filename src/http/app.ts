@@ -43,6 +43,14 @@ class RequestValidationError extends Error {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+
+/** The SQLSTATE of a node-postgres error, also when wrapped by Drizzle (`cause`). */
+function databaseErrorCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; severity?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && typeof e.severity === 'string') return e.code;
+  }
+  return undefined;
+}
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
@@ -105,6 +113,13 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
         return reply.code(400).send({ message: 'Invalid Content-Length.' });
     }
     if (fe.statusCode === 429) return reply.code(429).send({ message: 'Too Many Attempts.' });
+    // Safety net: a value PostgreSQL refuses as data (SQLSTATE class 22: out of range,
+    // untranslatable character, …) is bad input, not a server failure.
+    const pgCode = databaseErrorCode(err);
+    if (pgCode?.startsWith('22')) {
+      req.log.warn({ sqlstate: pgCode }, 'database refused a value');
+      return reply.code(422).send({ message: 'The given data was invalid.', ...extra });
+    }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return reply.code(fe.statusCode).send({ message: fe.message });
     }

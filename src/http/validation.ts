@@ -62,7 +62,9 @@ export function laravelErrors(issues: z.core.$ZodIssue[]): FieldErrors {
   for (const issue of issues) {
     const key = issue.path.map(String).join('.') || '_';
     const input = (issue as { input?: unknown }).input;
-    const missing = issue.code === 'invalid_type' && (input === undefined || input === null);
+    const missing =
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') &&
+      (input === undefined || input === null);
     const template = missing ? msg.required : issue.message.includes(':attribute') ? issue.message : fallback(issue);
     const text = template.replace(/:attribute/g, attributeName(issue.path));
     const list = (out[key] ??= []);
@@ -100,9 +102,26 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** NUL and unpaired UTF-16 surrogates: PostgreSQL text and jsonb cannot store them. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+/** True when no string (key or value) anywhere in the JSON value holds unstorable text. */
+export function isStorableJson(value: unknown): boolean {
+  if (typeof value === 'string') return isStorableText(value);
+  if (Array.isArray(value)) return value.every(isStorableJson);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).every(([k, val]) => isStorableText(k) && isStorableJson(val));
+  }
+  return true;
+}
+
 export const v = {
   string(opts: { min?: number; max?: number } = {}) {
-    let s = z.string(e(msg.string));
+    let s = z.string(e(msg.string)).refine(isStorableText, e(msg.format)) as unknown as z.ZodString;
     if (opts.min !== undefined && opts.max !== undefined && opts.min > 0) {
       s = s.min(opts.min, e(msg.betweenString(opts.min, opts.max))).max(opts.max, e(msg.betweenString(opts.min, opts.max)));
     } else {
@@ -164,7 +183,7 @@ export const v = {
   },
   /** A free-form JSON object (not an array). */
   object() {
-    return z.record(z.string(), z.unknown(), e(msg.object));
+    return z.record(z.string(), z.unknown(), e(msg.object)).refine(isStorableJson, e(msg.format));
   },
   timezone() {
     return z.string(e(msg.string)).refine(isTimezone, e(msg.timezone));

@@ -77,3 +77,12 @@ describe('HTTP conventions (CONTRACT §1)', () => {
     expect((await t.anonymous.get('/ready')).body).toEqual({ status: 'ready' });
   });
 });
+
+describe('path ids', () => {
+  it('answer 404 when not a positive integer a row could have', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', '2147483648', '99999999999']) {
+      const res = await t.admin.post(`/api/admin/users/${id}/tokens`);
+      expect(res.status).toBe(404);
+    }
+  });
+});

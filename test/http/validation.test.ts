@@ -75,3 +75,24 @@ describe('Laravel-shaped validation messages', () => {
     }
   });
 });
+
+describe('text PostgreSQL cannot store', () => {
+  const schema = z.object({ name: v.string({ max: 50 }).optional(), variables: v.object().optional() });
+  it('is refused as a format error, in strings and in free-form objects', () => {
+    expect(errorsOf(schema, { name: 'a\u0000b' })).toEqual({ name: ['The name field format is invalid.'] });
+    expect(errorsOf(schema, { name: 'broken \ud800 pair' })).toEqual({ name: ['The name field format is invalid.'] });
+    expect(errorsOf(schema, { variables: { deep: ['ok', { x: 'nul\u0000' }] } })).toEqual({ variables: ['The variables field format is invalid.'] });
+    expect(errorsOf(schema, { variables: { 'k\u0000': 1 } })).toEqual({ variables: ['The variables field format is invalid.'] });
+  });
+  it('accepts real surrogate pairs and ordinary text', () => {
+    expect(errorsOf(schema, { name: 'emoji 😀 ü', variables: { a: 'ß', b: [1, '😀'] } })).toBeNull();
+  });
+});
+
+describe('missing enum values', () => {
+  it('read "required", not "selected ... invalid"', () => {
+    const schema = z.object({ method: v.enum(['GET', 'POST']) });
+    expect(errorsOf(schema, {})).toEqual({ method: ['The method field is required.'] });
+    expect(errorsOf(schema, { method: 'PUT' })).toEqual({ method: ['The selected method is invalid.'] });
+  });
+});

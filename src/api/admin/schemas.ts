@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathId } from '../../http/route.js';
 import { v } from '../../http/validation.js';
 
 export const createUserBody = z.object({
@@ -20,8 +21,5 @@ export const createVoiceBody = z.object({
   user_id: v.id().optional().nullable(),
 });
 
-export const userIdParam = z.object({ id: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number) });
-export const tokenParams = z.object({
-  id: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number),
-  tokenId: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number),
-});
+export const userIdParam = z.object({ id: pathId() });
+export const tokenParams = z.object({ id: pathId(), tokenId: pathId() });
