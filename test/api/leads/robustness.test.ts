@@ -35,3 +35,38 @@ describe('bodies that are not JSON objects never cause a 500', () => {
     }
   });
 });
+
+describe('text PostgreSQL cannot store (NUL, unpaired surrogates) is a 422, never a 500', () => {
+  const bad = ['a\u0000b', 'x\ud800', '\udc00y'];
+  it('in lead variables (keys and values, also nested and in secondary contacts) on create and update', async () => {
+    for (const text of bad) {
+      for (const variables of [{ k: text }, { [text]: 1 }, { k: { deep: [text] } }]) {
+        let res = await alice.post('/api/user/lead', { phone_number: '+4915112345678', campaign_id: campaignId, variables });
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toEqual(['variables']);
+        res = await alice.post('/api/user/lead', {
+          phone_number: '+4915112345678',
+          campaign_id: campaignId,
+          secondary_contacts: [{ phone_number: '+4930123456', variables }],
+        });
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toEqual(['secondary_contacts.0.variables']);
+        res = await alice.put(`/api/user/leads/${leadId}`, { variables });
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toEqual(['variables']);
+      }
+      expect((await alice.put(`/api/user/leads/${leadId}`, { phone_number: `+49151${text}` })).body).toEqual({ message: 'Invalid phone number' });
+    }
+  });
+
+  it('in campaign text fields', async () => {
+    const a = await insertAssistant(t, alice.id);
+    for (const text of bad) {
+      for (const field of ['name', 'goal_completion_variable', 'timezone']) {
+        const res = await alice.post('/api/user/campaigns', { name: 'ok', assistant_id: a.id, [field]: text });
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toEqual([field]);
+      }
+    }
+  });
+});
