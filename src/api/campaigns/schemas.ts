@@ -51,6 +51,10 @@ export function optionalIdField() {
     .meta({ anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\d+$' }], description: 'an id; a string of digits is accepted too' });
 }
 
+/**
+ * `HH:MM`. Any pair of times is a window (src/dialer/window.ts): end after start is a daytime
+ * window, end before start runs overnight, equal times mean the whole day.
+ */
 const hhmm = () =>
   v.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: msg.dateFormat('H:i') }).describe('HH:MM, 00:00–23:59');
 
@@ -81,13 +85,6 @@ export const createCampaignBody = z
     mark_complete_when_no_leads: v.bool().optional().default(true),
   })
   .superRefine((b, ctx) => {
-    if (b.allowed_hours_end_time <= b.allowed_hours_start_time) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['allowed_hours_end_time'],
-        message: 'The :attribute field must be a time after allowed hours start time.',
-      });
-    }
     if (b.retry_on_goal_incomplete && !b.goal_completion_variable) {
       ctx.addIssue({
         code: 'custom',
