@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
 import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
-import { foldEndCallTool, normalize } from './aliases.js';
+import { foldEndCallTool, normalize, prepareBody } from './aliases.js';
 import {
   assistantPageSchema,
   assistantRecordSchema,
@@ -44,8 +44,13 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     return rows.map((row) => serializeAssistant(row, byId.get(row.id) ?? []));
   };
   const record = async (row: AssistantRow) => (await records([row]))[0];
+  /** Create and update: see prepareBody and foldEndCallTool. */
   const preValidation = async (req: { body: unknown }) => {
-    req.body = foldEndCallTool(req.body, VALIDATION_FAILED);
+    req.body = foldEndCallTool(prepareBody(req.body, VALIDATION_FAILED), VALIDATION_FAILED);
+  };
+  /** The webhook switches. */
+  const preValidationSwitch = async (req: { body: unknown }) => {
+    req.body = prepareBody(req.body);
   };
 
   r.post('/api/user/assistant', {
@@ -132,6 +137,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
       body: webhookEnableBody,
       response: { 200: switchSchema, ...missing, ...invalid },
     },
+    preValidation: preValidationSwitch,
   }, async (req) => {
     const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { inboundWebhookUrl: req.body.webhook_url });
     if (!ok) throw notFound(NOT_FOUND);
@@ -145,6 +151,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
       body: webhookAssistantBody,
       response: { 200: switchSchema, ...missing, ...invalid },
     },
+    preValidation: preValidationSwitch,
   }, async (req) => {
     const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { isWebhookActive: false, webhookUrl: null });
     if (!ok) throw notFound(NOT_FOUND);
@@ -158,6 +165,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
       body: webhookAssistantBody,
       response: { 200: switchSchema, ...missing, ...invalid },
     },
+    preValidation: preValidationSwitch,
   }, async (req) => {
     const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { inboundWebhookUrl: null });
     if (!ok) throw notFound(NOT_FOUND);

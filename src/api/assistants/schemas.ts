@@ -46,7 +46,7 @@ export const assistantFields = {
   initial_message: v.string(),
   system_prompt: v.string(),
   phone_number_id: v.id().nullable(),
-  tool_ids: v.array(v.id()),
+  tool_ids: v.array(v.id()).max(1000, { error: 'The :attribute field must not have more than 1000 items.' }),
   endpoint_type: v.enum(['vad', 'ai']),
   endpoint_sensitivity: v.number({ min: 0, max: 5 }),
   interrupt_sensitivity: v.number({ min: 0, max: 5 }),

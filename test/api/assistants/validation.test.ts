@@ -368,3 +368,68 @@ describe('a failed write', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('bad input never yields a 500', () => {
+  it('text the database cannot store is a 422 "format is invalid" on the field that holds it', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ assistant_name: 'a\u0000b' }, 'assistant_name'],
+      [{ name: 'a\u0000b' }, 'name'],
+      [{ system_prompt: 'x\ud800y' }, 'system_prompt'],
+      [{ variables: { k: 'v\u0000' } }, 'variables'],
+      [{ variables: { 'k\u0000': 1 } }, 'variables'],
+      [{ variables: { k: ['\udc00'] } }, 'variables'],
+      [{ post_call_schema: [{ name: 'a', type: 'string', description: 'd\u0000' }] }, 'post_call_schema'],
+      [{ end_call_tool: { description: '\u0000' } }, 'end_call_tool'],
+    ];
+    for (const [body, key] of cases) {
+      const upd = await alice.put(`/api/user/assistant/${assistantId}`, body);
+      expect(upd.status, JSON.stringify(body)).toBe(422);
+      expect(upd.body.message).toBe('Validation failed');
+      expect(upd.body.errors, JSON.stringify(body)).toEqual({ [key]: [`The ${key.replace(/_/g, ' ')} field format is invalid.`] });
+      const created = await alice.post('/api/user/assistant', { ...minimalCreate, ...body });
+      expect(created.status, JSON.stringify(body)).toBe(422);
+    }
+    const sw = await alice.post('/api/user/assistants/enable-inbound-webhook', { assistant_id: assistantId, webhook_url: 'https://a.test/\u0000' });
+    expect(sw).toMatchObject({ status: 422, body: { message: 'The given data was invalid.', errors: { webhook_url: ['The webhook url field format is invalid.'] } } });
+    // a paired surrogate (an emoji) is fine
+    const ok = await alice.put(`/api/user/assistant/${assistantId}`, { variables: { mood: '🙂' } });
+    expect(ok.status).toBe(200);
+    expect((await alice.get(`/api/user/assistant/${assistantId}`)).body.data.variables).toEqual({ mood: '🙂' });
+  });
+
+  it('a body that is not a JSON object counts as {}', async () => {
+    for (const raw of ['[]', '"text"', 'null', '42']) {
+      const upd = await alice.request('PUT', `/api/user/assistant/${assistantId}`, raw);
+      expect(upd.status, raw).toBe(200);
+      const created = await alice.request('POST', '/api/user/assistant', raw);
+      expect(created.status, raw).toBe(422);
+      expect(Object.keys(created.body.errors)).toEqual(['assistant_name', 'voice_id', 'calls_direction']);
+      const sw = await alice.request('POST', '/api/user/assistants/disable-webhook', raw);
+      expect(sw.body, raw).toEqual({ message: 'The given data was invalid.', errors: { assistant_id: ['The assistant id field is required.'] } });
+    }
+  });
+
+  it('oversized ids and lists are 422s', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ voice_id: 2 ** 31 }, 'voice_id'],
+      [{ voice_id: '99999999999' }, 'voice_id'],
+      [{ phone_number_id: 1e300 }, 'phone_number_id'],
+      [{ language_id: -5 }, 'language_id'],
+      [{ max_call_duration: 1e300 }, 'max_call_duration'],
+      [{ tool_ids: Array.from({ length: 1001 }, (_, i) => i + 1) }, 'tool_ids'],
+    ];
+    for (const [body, key] of cases) {
+      const res = await alice.put(`/api/user/assistant/${assistantId}`, body);
+      expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual([key]);
+    }
+    const many = await alice.put(`/api/user/assistant/${assistantId}`, { tool_ids: Array.from({ length: 1000 }, (_, i) => i + 1) });
+    // 1000 items pass the length rule; the ids that are not Alice's tools are each reported
+    expect(many.status).toBe(422);
+    expect(many.body.errors).not.toHaveProperty('tool_ids');
+    expect(many.body.errors).not.toHaveProperty(`tool_ids.${toolId - 1}`);
+    expect(Object.keys(many.body.errors)).toHaveLength(999);
+    const sw = await alice.post('/api/user/assistants/disable-webhook', { assistant_id: 2 ** 31 });
+    expect(sw.status).toBe(422);
+  });
+});
