@@ -1,7 +1,8 @@
 /**
  * Campaign rules (CONTRACT §4, §5): creation against the caller's outbound assistant,
- * listing, deletion, and the race-safe start/stop transitions. Placing calls is the
- * dialer's part (src/dialer); it marks a campaign `completed` with markCampaignCompleted.
+ * listing, deletion, and the race-safe start/stop transitions. Placing calls, and marking
+ * an in-progress campaign `completed` when no callable lead is left, is the dialer's part
+ * (src/dialer), with the same kind of conditional UPDATE.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
@@ -165,18 +166,4 @@ export async function changeCampaignStatus(db: Db, userId: number, campaignId: n
     // The row changed between the UPDATE and the read (a concurrent transition): try again.
   }
   throw new HttpError(409, 'The campaign is being changed by another request; please retry.', { success: false });
-}
-
-/**
- * For the dialer: an in-progress campaign with no callable leads left (and
- * `mark_complete_when_no_leads`) becomes `completed`. Race-safe against a concurrent stop:
- * only an in-progress campaign changes. Returns whether it changed.
- */
-export async function markCampaignCompleted(db: DbOrTx, campaignId: number): Promise<boolean> {
-  const rows = await db
-    .update(campaigns)
-    .set({ status: 'completed', updatedAt: sql`now()` })
-    .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, 'in-progress')))
-    .returning({ id: campaigns.id });
-  return rows.length > 0;
 }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markCampaignCompleted } from '../../../src/api/campaigns/service.js';
 import { insertAssistant, insertCampaign, insertPhoneNumber } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 
@@ -136,18 +135,5 @@ describe('POST /api/user/campaigns/update-status: input', () => {
       // Stopping stays possible whatever the assistant's state.
       expect((await alice.post(URL, { campaign_id: id, action: 'stop' })).status).toBe(200);
     }
-  });
-});
-
-describe('markCampaignCompleted (for the dialer)', () => {
-  it('completes only an in-progress campaign', async () => {
-    const { db } = t.service.ctx.database;
-    const running = await campaign('in-progress');
-    const stopped = await campaign('stopped');
-    expect(await markCampaignCompleted(db, running)).toBe(true);
-    expect(await markCampaignCompleted(db, running)).toBe(false);
-    expect(await markCampaignCompleted(db, stopped)).toBe(false);
-    expect(await statusOf(running)).toBe('completed');
-    expect(await statusOf(stopped)).toBe('stopped');
   });
 });
