@@ -1,0 +1,93 @@
+/**
+ * Helpers of the client-compatibility tests (issue 9): a local HTTP receiver that stands in
+ * for the customer's tool endpoint and webhook (127.0.0.1 only), and bounded polling the way
+ * a client waits for a call or a lead to settle.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import type { Client, Response } from '../support/service.js';
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+/** An HTTP endpoint on 127.0.0.1 that records every request and answers `200 {"ok":true}`. */
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = text === '' ? null : JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
+      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The statuses of CONTRACT §6 a call can end in. */
+export const END_STATUSES = ['busy', 'no-answer', 'failed', 'completed', 'ended_by_customer', 'ended_by_assistant', 'ended'];
+
+/** Polls `probe` every 100 ms until it returns a value other than undefined, or fails after `ms`. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Asserts a 2xx answer, naming the step and showing the body when it is not. */
+export function ok<T>(step: string, res: Response<T>, status?: number): Response<T> {
+  const detail = `${step}: ${res.status} ${JSON.stringify(res.body)}`;
+  if (status !== undefined) expect(res.status, detail).toBe(status);
+  else {
+    expect(res.status, detail).toBeGreaterThanOrEqual(200);
+    expect(res.status, detail).toBeLessThan(300);
+  }
+  return res;
+}
+
+/** Reads a call back (as a client polls) until it has reached an end state. */
+export function callEnded(client: Client, callId: number, ms?: number) {
+  return eventually(`call ${callId} to end`, async () => {
+    const res = await client.get(`/api/user/calls/${callId}`);
+    ok(`read call ${callId}`, res, 200);
+    return END_STATUSES.includes(res.body.status) ? res.body : undefined;
+  }, ms);
+}
+
+/** Fields the existing clients send that Switchboard does not implement (issue 9 item 4). */
+export const UNKNOWN_CLIENT_FIELDS = {
+  folder_id: 7,
+  label_ids: [1, 2],
+  knowledgebase_mode: 'prompt',
+  tts_emotion_enabled: true,
+  ringing_time: 30,
+} as const;
