@@ -38,6 +38,21 @@ export class CallFinishedEvents {
     );
   }
 
+  /**
+   * Like `subscribe`, but the handler gets each fetched batch at once, so a consumer can work
+   * its events concurrently (webhook delivery); the batch completes, or is retried, as a whole.
+   * Returns the pg-boss worker id (for `boss.notifyWorker`).
+   */
+  async subscribeBatch(queue: string, handler: (events: CallFinished[]) => Promise<void>, opts: { batchSize?: number; pollingIntervalSeconds?: number } = {}): Promise<string> {
+    await this.boss.createQueue(queue);
+    if (!this.queues.includes(queue)) this.queues.push(queue);
+    return this.boss.work<CallFinished>(
+      queue,
+      { batchSize: opts.batchSize ?? 20, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+      async (jobs) => handler(jobs.map((job) => job.data)),
+    );
+  }
+
   /** Emits to every subscribed queue through `executor`, i.e. inside the caller's transaction. */
   async emit(executor: SqlExecutor, event: CallFinished): Promise<void> {
     for (const queue of this.queues) {
