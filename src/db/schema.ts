@@ -284,6 +284,18 @@ export const calls = pgTable('calls', {
   index('calls_lead_idx').on(t.leadId),
 ]);
 
+/**
+ * Running totals of each user's calls by status and type, kept by triggers on `calls`
+ * (migration 0006_call_counts): the call list's total without counting the user's whole index
+ * range when it filters by nothing but status and/or type (src/api/calls/service.ts).
+ */
+export const callCounts = pgTable('call_counts', {
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  status: text('status').notNull(),
+  type: text('type').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.userId, t.status, t.type] })]);
+
 // ---------------------------------------------------------------- webhooks
 
 export const webhookDeliveries = pgTable('webhook_deliveries', {

@@ -4,11 +4,12 @@
  * The list is one round trip: the page's ids come from an index-only range scan of one of the
  * `calls_user_*_created_idx` indexes (all end in created_at desc, id desc), so a deep OFFSET
  * skips index entries, not table rows; the full rows are then fetched by primary key; the
- * total is an uncorrelated sub-select evaluated once, over the same index range.
+ * total is an uncorrelated sub-select evaluated once: a sum over `call_counts` when the list
+ * is filtered by status/type only, else a count over the same index range.
  */
 import { and, eq, getTableColumns, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
-import { calls } from '../../db/schema.js';
+import { callCounts, calls } from '../../db/schema.js';
 import { toE164 } from '../../lib/phone.js';
 import { LIVE_CALL_STATUSES, type ListCallsQuery } from './schemas.js';
 
@@ -65,6 +66,14 @@ export function phoneFilterValue(input: string, region: string): string {
 /** The filters in a fixed order; a bit each in the statement key. */
 const FILTER_KEYS = ['status', 'type', 'phoneNumber', 'assistantId', 'campaignId', 'dateFrom', 'dateTo'] as const;
 
+/**
+ * Totals filtered by nothing but status and/or type come from `call_counts` (a handful of
+ * rows per user, kept by triggers); any other filter counts its index range.
+ */
+function countedByCounters(present: ReadonlySet<string>): boolean {
+  return [...present].every((k) => k === 'userId' || k === 'status' || k === 'type');
+}
+
 /** The condition for one combination of filters, with placeholders named like the filters. */
 function whereOf(present: ReadonlySet<string>): SQL {
   const p = (name: string) => sql.placeholder(name);
@@ -94,6 +103,13 @@ const newestFirst = [sql`${calls.createdAt} desc nulls last`, sql`${calls.id} de
  */
 function buildStatements(db: Db, mask: number, present: ReadonlySet<string>) {
   const where = whereOf(present);
+  const total = countedByCounters(present)
+    ? sql<number>`(select coalesce(sum(${callCounts.n}), 0) from ${callCounts} where ${and(
+      eq(callCounts.userId, sql.placeholder('userId')),
+      present.has('status') ? eq(callCounts.status, sql.placeholder('status')) : undefined,
+      present.has('type') ? eq(callCounts.type, sql.placeholder('type')) : undefined,
+    )})`.mapWith(Number)
+    : sql<number>`(select count(*) from ${calls} where ${where})`.mapWith(Number);
   const pageIds = db
     .select({ id: calls.id })
     .from(calls)
@@ -102,16 +118,12 @@ function buildStatements(db: Db, mask: number, present: ReadonlySet<string>) {
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'));
   const page = db
-    .select({ ...getTableColumns(calls), total: sql<number>`(select count(*) from ${calls} where ${where})`.mapWith(Number) })
+    .select({ ...getTableColumns(calls), total })
     .from(calls)
     .where(inArray(calls.id, pageIds))
     .orderBy(...newestFirst)
     .prepare(`calls_list_page_${mask}`);
-  const count = db
-    .select({ total: sql<number>`count(*)`.mapWith(Number) })
-    .from(calls)
-    .where(where)
-    .prepare(`calls_list_count_${mask}`);
+  const count = db.select({ total }).from(sql`(select 1) as one`).prepare(`calls_list_count_${mask}`);
   return { page, count };
 }
 

@@ -94,6 +94,8 @@ describe('GET /api/user/calls — envelope, order, paging', () => {
     const past = await u.get('/api/user/calls?page=5');
     expect(past.status).toBe(200);
     expect(past.body).toMatchObject({ current_page: 5, data: [], from: null, to: null, total: 22, last_page: 2 });
+    const pastFiltered = await u.get('/api/user/calls?date_from=2026-01-01&page=3');
+    expect(pastFiltered.body).toMatchObject({ current_page: 3, data: [], total: 22, last_page: 2 });
     const huge = await u.get('/api/user/calls?page=9007199254740991');
     expect(huge.status).toBe(200);
     expect(huge.body).toMatchObject({ data: [], total: 22 });
