@@ -36,7 +36,8 @@ export function createLeadBody(region: string) {
     phone_number: phoneField(region),
     campaign_id: idField(),
     variables: variablesField(),
-    allow_dupplicate: v.bool().optional().default(false).describe('allow a second lead with the same number in the campaign (spelled so)'),
+    allow_dupplicate: v.bool().optional().describe('allow a second lead with the same number in the campaign (spelled so); default false'),
+    allow_duplicate: v.bool().optional().describe('the same, correctly spelled; used only when allow_dupplicate is absent'),
     secondary_contacts: v
       .array(z.object({ phone_number: phoneField(region), variables: variablesField() }, msg.object))
       .max(MAX_SECONDARY_CONTACTS, { error: `The :attribute field must not have more than ${MAX_SECONDARY_CONTACTS} items.` })

@@ -52,7 +52,7 @@ export async function createLead(db: Db, userId: number, input: CreateLeadInput)
   return db.transaction(async (tx) => {
     const campaign = await findOwnedCampaign(tx, userId, input.campaign_id, 'key share');
     if (!campaign) throw campaignNotFound();
-    if (!input.allow_dupplicate) {
+    if (!(input.allow_dupplicate ?? input.allow_duplicate ?? false)) {
       // Serialises creations of one number in one campaign, so two concurrent requests
       // cannot both pass the duplicate check (READ COMMITTED: the check after the lock
       // sees the other transaction's committed lead).

@@ -74,7 +74,7 @@ describe('DELETE /api/user/campaign/{id}', () => {
   });
 
   it('answers 404 for ids that are not positive integers', async () => {
-    for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
+    for (const id of ['abc', '0', '-1', '1.5', '9999999999', '99999999999']) {
       expect(await alice.delete(`/api/user/campaign/${id}`)).toMatchObject({ status: 404, body: { message: 'Campaign not found' } });
     }
   });

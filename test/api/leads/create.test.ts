@@ -144,6 +144,12 @@ describe('POST /api/user/lead', () => {
       const other = await insertCampaign(t, alice.id, (await insertAssistant(t, alice.id)).id);
       expect((await create({ phone_number: '+4917099999999', campaign_id: other.id })).status).toBe(200);
     });
+    it('also accepts the correct spelling allow_duplicate, the spec\'s spelling winning when both are sent', async () => {
+      expect((await create({ phone_number: '+4917088888888' })).status).toBe(200);
+      expect((await create({ phone_number: '+4917088888888', allow_duplicate: true })).status).toBe(200);
+      await rejects({ phone_number: '+4917088888888', allow_dupplicate: false, allow_duplicate: true }, { phone_number: ['The phone number has already been taken.'] });
+      await rejects({ allow_duplicate: 1 }, { allow_duplicate: ['The allow duplicate field must be true or false.'] });
+    });
     it('must be a boolean', async () => {
       await rejects({ allow_dupplicate: 'yes' }, { allow_dupplicate: ['The allow dupplicate field must be true or false.'] });
     });

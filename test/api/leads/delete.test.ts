@@ -51,7 +51,7 @@ describe('DELETE /api/user/leads/{id}', () => {
     expect(theirs.body).toEqual({ message: 'Lead not found' });
     expect(missing.body).toEqual(theirs.body);
     expect(await exists(lead.id)).toBe(true);
-    for (const id of ['abc', '0', '-5', '1e3']) expect(await alice.delete(`/api/user/leads/${id}`)).toMatchObject({ status: 404, body: { message: 'Lead not found' } });
+    for (const id of ['abc', '0', '-5', '1e3', '9999999999']) expect(await alice.delete(`/api/user/leads/${id}`)).toMatchObject({ status: 404, body: { message: 'Lead not found' } });
   });
 
   it('refuses with 409 while a call to the lead is in progress, and deletes once it has ended (the call stays)', async () => {

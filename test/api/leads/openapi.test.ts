@@ -28,7 +28,7 @@ describe('OpenAPI document: leads and campaigns', () => {
       expect(op.responses).toHaveProperty('200' in op.responses ? '200' : '201');
     }
     const leadBody = paths['/api/user/lead'].post.requestBody.content['application/json'].schema;
-    expect(Object.keys(leadBody.properties)).toEqual(['phone_number', 'campaign_id', 'variables', 'allow_dupplicate', 'secondary_contacts']);
+    expect(Object.keys(leadBody.properties)).toEqual(['phone_number', 'campaign_id', 'variables', 'allow_dupplicate', 'allow_duplicate', 'secondary_contacts']);
     expect(leadBody.required).toEqual(expect.arrayContaining(['phone_number', 'campaign_id']));
     const statusBody = paths['/api/user/campaigns/update-status'].post.requestBody.content['application/json'].schema;
     expect(statusBody.properties.action.enum).toEqual(['start', 'stop']);

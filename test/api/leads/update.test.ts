@@ -86,7 +86,7 @@ for (const base of ['/api/user/leads', '/api/leads']) {
       expect(theirs).toMatchObject({ status: 404, body: { message: 'Lead not found' } });
       expect(theirs.body).toEqual({ message: 'Lead not found' });
       expect((await put(999999, { status: 'completed' })).body).toEqual(theirs.body);
-      for (const id of ['abc', '0', '-1', '99999999999']) expect(await put(id, {})).toMatchObject({ status: 404, body: { message: 'Lead not found' } });
+      for (const id of ['abc', '0', '-1', '9999999999', '99999999999']) expect(await put(id, {})).toMatchObject({ status: 404, body: { message: 'Lead not found' } });
       expect((await read(lead.id)).status).toBe('created');
     });
 
