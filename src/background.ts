@@ -6,5 +6,7 @@
 import './calls/index.js';
 // Webhook delivery: keep after the call engine's import (it reuses ctx.services.callEvents).
 import './webhooks/background.js';
+// The campaign dialer (subscribes its own call-finished queue; start order does not matter).
+import './dialer/index.js';
 
 export {};

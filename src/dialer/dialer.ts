@@ -351,6 +351,10 @@ export class Dialer {
           update leads l set current_call_id = x.call_id
             from (values ${values}) as x(lead_id, call_id)
            where l.id = x.lead_id`);
+        // created_at defaults to the transaction's start, which may precede the moment the
+        // limits were checked under the lock; stamp the real creation time so a call's
+        // recorded interval never starts before the slot it took was free.
+        await tx.execute(sql`update calls set created_at = clock_timestamp() where id in ${placed.map((p) => p.callId)}`);
       }
       return placed.map((p) => p.callId);
     });

@@ -7,8 +7,12 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../calls/types.js';
 
-/** First key of the two-int advisory lock `pg_advisory_xact_lock(7001, user_id)`. */
-export const USER_CALLS_LOCK_CLASS = 7001;
+/**
+ * First key of the two-int advisory lock `pg_advisory_xact_lock(727101, user_id)`: the same
+ * key as the call engine's `USER_CALLS_LOCK` (src/calls/limits.ts), so make_call and the
+ * dialer serialise on one lock.
+ */
+export const USER_CALLS_LOCK_CLASS = 727_101;
 
 /** Serialises call creation of one user until the transaction ends. */
 export async function lockUserCalls(tx: DbOrTx, userId: number): Promise<void> {
