@@ -7,21 +7,28 @@
  * It sends what those clients send: record field names on the assistant, ids as strings of
  * digits, `status` instead of `action` on campaign start/stop, the lead update through
  * `PUT /api/leads/{id}`, and fields Switchboard does not implement. Every step must be 2xx.
- * The customer's tool endpoint and webhook are a receiver on 127.0.0.1.
+ * It talks HTTP over a socket like those clients, with `Content-Type: application/json` on
+ * every request, also on a GET or DELETE without a body. The customer's tool endpoint and webhook are a receiver on
+ * 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../src/background.js';
-import { startTestService, type TestService, type TestUser } from '../support/service.js';
-import { callEnded, END_STATUSES, eventually, ok, startReceiver, UNKNOWN_CLIENT_FIELDS, type Receiver } from './support.js';
+import { startTestService, type Client, type TestService } from '../support/service.js';
+import { callEnded, END_STATUSES, eventually, ok, fetchClient, startReceiver, UNKNOWN_CLIENT_FIELDS, type Receiver } from './support.js';
 
 let t: TestService;
-let user: TestUser;
+let user: Client;
 let receiver: Receiver;
+let userId: number;
 
 beforeAll(async () => {
   receiver = await startReceiver();
   t = await startTestService({ background: true, env: { ALLOW_PRIVATE_TARGETS: 'true' } });
-  user = await t.createUser({ name: 'Client replay', max_calls_in_parallel: 5 });
+  const account = await t.createUser({ name: 'Client replay', max_calls_in_parallel: 5 });
+  // over a real socket on 127.0.0.1, like a client pointed at a deployment
+  const address = await t.service.app.listen({ port: 0, host: '127.0.0.1' });
+  user = fetchClient(address, account.token);
+  userId = account.id;
 });
 afterAll(async () => {
   await t?.close();
@@ -30,7 +37,7 @@ afterAll(async () => {
 
 describe('a client of this API family, replayed end to end', () => {
   it('creates, calls, reads, switches webhooks and deletes — every step 2xx', async () => {
-    const numberRow = await t.addPhoneNumber(user.id, '+493055501234');
+    const numberRow = await t.addPhoneNumber(userId, '+493055501234');
 
     // ---- discovery, as the clients do it (query parameters they send that we do not use are ignored)
     const numbers = ok('phone numbers', await user.get('/api/user/assistants/phone-numbers?type=outbound'), 200).body;

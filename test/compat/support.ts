@@ -83,6 +83,37 @@ export function callEnded(client: Client, callId: number, ms?: number) {
   }, ms);
 }
 
+/**
+ * A client over a real socket, sending requests the way the existing clients do (the MCP
+ * server's HTTP client: `fetch` with `Authorization`, `Content-Type: application/json` and
+ * `Accept: application/json` on every request, also on a GET or DELETE without a body).
+ */
+export function fetchClient(baseUrl: string, token: string): Client {
+  const request = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed as any, headers: Object.fromEntries(res.headers.entries()) };
+  };
+  return {
+    token,
+    request,
+    get: (url) => request('GET', url),
+    post: (url, body) => request('POST', url, body),
+    put: (url, body) => request('PUT', url, body),
+    delete: (url, body) => request('DELETE', url, body),
+  };
+}
+
 /** Fields the existing clients send that Switchboard does not implement (issue 9 item 4). */
 export const UNKNOWN_CLIENT_FIELDS = {
   folder_id: 7,
