@@ -76,6 +76,18 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     return { data: await record(row) };
   });
 
+  /**
+   * Update: an id that is not the caller's live assistant is 404 before the body is looked at
+   * (as for tools), so a second user learns nothing from validation answers.
+   */
+  const preValidationUpdate = async (req: { body: unknown; params: unknown; user: { id: number } }) => {
+    const id = (req.params as { id?: string }).id ?? '';
+    if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647 || !(await findAssistant(db, req.user.id, Number(id)))) {
+      throw notFound(NOT_FOUND);
+    }
+    await preValidation(req);
+  };
+
   r.put('/api/user/assistant/:id', {
     schema: {
       tags,
@@ -85,7 +97,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: updatedSchema, ...missing, ...invalid, 500: messageSchema },
     },
     config: { notFoundMessage: NOT_FOUND, validationMessage: VALIDATION_FAILED },
-    preValidation,
+    preValidation: preValidationUpdate,
   }, async (req) => {
     const row = await updateAssistant(db, req.user.id, req.params.id, normalize(req.body), (err) =>
       req.log.error({ err }, 'assistant update failed'),

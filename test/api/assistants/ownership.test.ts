@@ -35,8 +35,13 @@ describe('a second user', () => {
       expect(get.body).toEqual({ message: 'Assistant not found' });
       expect(put.body).toEqual({ message: 'Assistant not found' });
     }
-    // an invalid body to another user's assistant is still a 404 once valid, never a leak of its state
-    expect(await bob.put(`/api/user/assistant/${id}`, { is_webhook_active: true })).toMatchObject(notFound);
+    // the id is checked before the body: an invalid body to another user's assistant is a 404 too
+    for (const body of [{ is_webhook_active: true }, { speech_speed: 5 }, { name: 'a', assistant_name: 'b' }, { voice_id: 'x' }]) {
+      expect(await bob.put(`/api/user/assistant/${id}`, body), JSON.stringify(body)).toMatchObject(notFound);
+      expect(await bob.put(`/api/user/assistant/${missing}`, body), JSON.stringify(body)).toMatchObject(notFound);
+    }
+    expect(await bob.put('/api/user/assistant/abc', { speech_speed: 5 })).toMatchObject(notFound);
+    expect(await bob.put('/api/user/assistant/99999999999', { speech_speed: 5 })).toMatchObject(notFound);
   });
 
   it('gets 404 on every webhook switch of the first user\'s assistant', async () => {
