@@ -143,6 +143,9 @@ describe('a client of this API family, replayed end to end', () => {
       name: 'Spring offer',
       assistant_id: aid,
       max_calls_in_parallel: 1,
+      // the whole day (start = end), so the dialer's window never depends on the hour the test runs
+      allowed_hours_start_time: '00:00',
+      allowed_hours_end_time: '00:00',
       ...UNKNOWN_CLIENT_FIELDS,
     }), 201).body;
     expect(campaign.message).toBe('Campaign created successfully');
@@ -255,6 +258,12 @@ describe('a client of this API family, replayed end to end', () => {
       .toEqual({ message: 'Webhook disabled successfully', data: [] });
     state = ok('read assistant', await user.get(`/api/user/assistant/${aid}`), 200).body.data;
     expect(state).toMatchObject({ is_webhook_active: false, webhook_url: null, inbound_webhook_url: null });
+
+    // the signing secret: read, then rotated by a POST without a body (the MCP client sends none)
+    const secret = ok('webhook secret', await user.get('/api/user/webhook-secret'), 200).body.secret;
+    const rotated = ok('rotate webhook secret', await user.post('/api/user/webhook-secret/rotate'), 200).body.secret;
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
 
     // ---- 11. delete everything: tool, lead, campaign, assistant
     expect(ok('delete tool', await user.delete(`/api/user/tools/${tool.data.id}`), 200).body).toEqual({ message: 'Tool erfolgreich gelöscht' });
