@@ -1,0 +1,261 @@
+/**
+ * Call list benchmark (issue 6): GET /api/user/calls on PostgreSQL with 1,000,000 calls over
+ * 100 users, at 50 connections — the first page, a filtered page (status + a 30-day range)
+ * and a deep page (page 600 of ~667, to show the OFFSET cost). Target: p99 < 50 ms.
+ *
+ *   npx tsx bench/calls-list.ts               # external PostgreSQL (BENCH_DATABASE_URL, else
+ *                                             # TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test),
+ *                                             # in a fresh database created and dropped here
+ *   npx tsx bench/calls-list.ts --embedded    # an embedded PostgreSQL in a temporary folder
+ *   npm run bench calls-list                  # through the harness (BENCH_CALLS_DB=embedded for embedded)
+ *
+ * Settings: BENCH_CALLS (1000000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10).
+ * The service runs in its own process (startService, listening on a free port, no background
+ * parts) so that the load generator does not share its event loop.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createUser } from '../src/accounts/users.js';
+import { loadConfig } from '../src/config.js';
+import { freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
+import { runMigrations } from '../src/db/migrate.js';
+import { connect } from '../src/db/pool.js';
+import { createLogger } from '../src/logger.js';
+import { startService } from '../src/service.js';
+import { freshExternalDatabase, printTable, root, tempDir, type Row } from './lib.js';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
+const USERS = 100;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const self = fileURLToPath(import.meta.url);
+
+interface Target {
+  name: string;
+  url: string;
+  cleanup(): Promise<void>;
+}
+
+async function openTarget(embedded: boolean): Promise<Target> {
+  if (embedded) {
+    const dir = tempDir('switchboard-bench-calls-');
+    const server = await startEmbeddedPostgres({ dataDir: dir, log: createLogger('warn'), ephemeral: true });
+    return {
+      name: 'embedded',
+      url: server.url,
+      async cleanup() {
+        await server.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const db = await freshExternalDatabase('sb_bench_calls');
+  return { name: 'external', url: db.url, cleanup: db.drop };
+}
+
+/** 100 users (each with a token), 5 assistants and 2 campaigns each, then the calls in one INSERT ... SELECT. */
+export async function seed(url: string): Promise<{ tokens: string[]; seedSeconds: number }> {
+  const started = Date.now();
+  await runMigrations(url);
+  const database = connect(url, { max: 4 });
+  const tokens: string[] = [];
+  try {
+    for (let i = 0; i < USERS; i++) {
+      const { token } = await createUser(database.db, { name: `Bench ${i}`, email: `bench-${i}@example.test` });
+      tokens.push(token);
+    }
+  } finally {
+    await database.close();
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`SET synchronous_commit = off; SET maintenance_work_mem = '256MB'; SET work_mem = '64MB'`);
+    await client.query(`
+      INSERT INTO assistants (user_id, name, type, voice_id, language, language_id, llm_model_id)
+      SELECT u.id, 'Assistant ' || k, 'outbound', (SELECT min(id) FROM voices), 'English', (SELECT min(id) FROM languages), (SELECT min(id) FROM llm_models)
+      FROM users u, generate_series(1, 5) k ORDER BY u.id, k`);
+    await client.query(`
+      INSERT INTO campaigns (user_id, assistant_id, name, timezone)
+      SELECT a.user_id, a.id, 'Campaign of ' || a.name, 'UTC'
+      FROM assistants a WHERE a.name IN ('Assistant 1', 'Assistant 2')`);
+    await client.query(`
+      CREATE TEMP TABLE bu AS SELECT (row_number() OVER (ORDER BY id) - 1)::int AS k, id FROM users;
+      CREATE TEMP TABLE ba AS SELECT bu.k AS uk, (row_number() OVER (PARTITION BY a.user_id ORDER BY a.id) - 1)::int AS k, a.id, a.name
+        FROM assistants a JOIN bu ON bu.id = a.user_id;
+      CREATE TEMP TABLE bc AS SELECT c.assistant_id, c.id, c.name FROM campaigns c;`);
+    // A bulk import: the per-row counter trigger is off while the calls go in, and the
+    // counters are rebuilt from the rows afterwards, as migration 0006 does (4x faster seeding).
+    await client.query('ALTER TABLE calls DISABLE TRIGGER calls_counts_insert');
+    // Status, type, assistant and campaign vary within each user's calls (g / USERS is the
+    // user's n-th call). Calls spread evenly over the past 365 days, ids ascending with time as in real life;
+    // the users' calls interleave, so one user's page touches scattered heap pages.
+    await client.query(`
+      INSERT INTO calls (user_id, assistant_id, assistant_name, campaign_id, campaign_name, type, status, duration,
+        assistant_phone_number, client_phone_number, transcript, variables, evaluation, webhook_response,
+        carrier_cost, total_cost, answered_by, created_at, updated_at)
+      SELECT bu.id, ba.id, ba.name, bc.id, bc.name,
+        CASE WHEN (g / ${USERS}) % 10 < 7 THEN 'outbound' WHEN (g / ${USERS}) % 10 < 9 THEN 'inbound' ELSE 'web' END,
+        s.status,
+        CASE WHEN s.connected THEN 20 + (g * 37) % 400 ELSE 0 END,
+        '+4930' || lpad((1000000 + bu.k)::text, 7, '0'),
+        '+49151' || lpad(((g * 7919) % 100000000)::text, 8, '0'),
+        CASE WHEN s.connected THEN 'AI: Hello, this is Switchboard calling about your appointment.' || E'\\n' ||
+          'Customer: Yes, hello.' || E'\\n' || 'AI: Would Tuesday at ten work for you?' || E'\\n' ||
+          'Customer: Tuesday works.' || E'\\n' || 'AI: Great, you are booked. Goodbye!' ELSE '' END,
+        jsonb_build_object('customer_name', 'Customer ' || g, 'lead_ref', g),
+        CASE WHEN s.connected THEN jsonb_build_object('status', g % 3 > 0, 'summary', 'Appointment discussed', 'appointment_day', 'Tuesday') ELSE '{}'::jsonb END,
+        '{}'::jsonb,
+        round(((g * 37) % 400) / 60.0 * 0.014, 8), round(((g * 37) % 400) / 60.0 * 0.064, 8),
+        CASE WHEN s.connected THEN 'human' ELSE 'unknown' END,
+        t.at, t.at + interval '5 minutes'
+      FROM generate_series(1::bigint, $1::bigint) g
+      CROSS JOIN LATERAL (SELECT now() - (($1::int - g)::float8 / $1::int) * interval '365 days' AS at) t
+      CROSS JOIN LATERAL (SELECT CASE
+          WHEN ((g / ${USERS}) * 37 + g) % 100 < 55 THEN 'completed'
+          WHEN ((g / ${USERS}) * 37 + g) % 100 < 67 THEN 'ended_by_customer'
+          WHEN ((g / ${USERS}) * 37 + g) % 100 < 72 THEN 'ended_by_assistant'
+          WHEN ((g / ${USERS}) * 37 + g) % 100 < 77 THEN 'ended'
+          WHEN ((g / ${USERS}) * 37 + g) % 100 < 87 THEN 'no-answer'
+          WHEN ((g / ${USERS}) * 37 + g) % 100 < 93 THEN 'busy'
+          ELSE 'failed' END AS status) s0
+      CROSS JOIN LATERAL (SELECT s0.status, s0.status NOT IN ('no-answer', 'busy', 'failed') AS connected) s
+      JOIN bu ON bu.k = g % ${USERS}
+      JOIN ba ON ba.uk = bu.k AND ba.k = (g / ${USERS}) % 5
+      LEFT JOIN bc ON bc.assistant_id = ba.id AND g % 3 = 0`, [CALLS]);
+    await client.query('ALTER TABLE calls ENABLE TRIGGER calls_counts_insert');
+    await client.query(`
+      DELETE FROM call_counts;
+      INSERT INTO call_counts (user_id, status, type, n) SELECT user_id, status, type, count(*) FROM calls GROUP BY 1, 2, 3`);
+    // What autovacuum does on a live table: statistics and the visibility map (index-only scans).
+    await client.query('VACUUM (ANALYZE) calls');
+    await client.query('VACUUM (ANALYZE) call_counts');
+  } finally {
+    await client.end();
+  }
+  return { tokens, seedSeconds: Math.round((Date.now() - started) / 1000) };
+}
+
+/** Runs startService in a child process (this file with --serve); resolves with its base URL. */
+export async function serve(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', self, '--serve'], {
+    cwd: root,
+    env: { ...process.env, BENCH_SERVE_DATABASE_URL: databaseUrl, BENCH_SERVE_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c) => {
+      out += c;
+      if (out.includes('BENCH-LISTENING')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`service exited early (${code}): ${out}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+async function serveChild(): Promise<void> {
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: process.env.BENCH_SERVE_DATABASE_URL,
+    ADMIN_TOKEN,
+    PORT: process.env.BENCH_SERVE_PORT,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+  });
+  const svc = await startService({ config, listen: true, background: false });
+  const stop = () => void svc.close().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.stdout.write('BENCH-LISTENING\n');
+}
+
+function day(offsetDays: number): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Drives one path at CONNECTIONS connections, each request with the next user's token. */
+export async function drive(baseUrl: string, path: string, tokens: string[], seconds = SECONDS) {
+  let i = 0;
+  const result = await autocannon({
+    url: baseUrl,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{
+      method: 'GET',
+      path,
+      setupRequest: (req) => ({ ...req, headers: { ...req.headers, accept: 'application/json', authorization: `Bearer ${tokens[i++ % tokens.length]}` } }),
+    }],
+  });
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+export async function run(opts: { embedded?: boolean } = {}): Promise<Row[]> {
+  const embedded = opts.embedded ?? (process.argv.includes('--embedded') || process.env.BENCH_CALLS_DB === 'embedded');
+  const target = await openTarget(embedded);
+  const rows: Row[] = [];
+  try {
+    const { tokens, seedSeconds } = await seed(target.url);
+    console.log(`seeded ${CALLS.toLocaleString('en')} calls over ${USERS} users on ${target.name} PostgreSQL in ${seedSeconds} s`);
+    const svc = await serve(target.url);
+    try {
+      // Sanity: each user sees only their own ~CALLS/USERS calls.
+      const probe = await fetch(`${svc.url}/api/user/calls`, { headers: { authorization: `Bearer ${tokens[0]}` } });
+      const body = (await probe.json()) as { total: number };
+      if (probe.status !== 200 || body.total !== Math.floor(CALLS / USERS)) throw new Error(`unexpected list answer ${probe.status} total=${body.total}`);
+      const routes = [
+        { name: 'first page', path: '/api/user/calls' },
+        { name: 'status + 30-day range', path: `/api/user/calls?status=completed&date_from=${day(-30)}&date_to=${day(0)}` },
+        { name: 'deep page (600)', path: '/api/user/calls?page=600' },
+      ];
+      // Warm-up (not reported): JIT, connection pool, prepared statements, caches.
+      for (const route of routes) await drive(svc.url, route.path, tokens, Math.min(3, SECONDS));
+      for (const route of routes) {
+        const r = await drive(svc.url, route.path, tokens);
+        rows.push({
+          database: target.name,
+          route: `${route.name}: GET ${route.path}`,
+          'req/s': r.reqPerSec,
+          'p50 ms': r.p50,
+          'p99 ms': r.p99,
+          errors: r.errors,
+        });
+      }
+    } finally {
+      await svc.stop();
+    }
+  } finally {
+    await target.cleanup();
+  }
+  return rows;
+}
+
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === self) {
+  if (process.argv.includes('--serve')) {
+    await serveChild();
+  } else {
+    const rows = await run();
+    printTable(`Call list on ${CALLS.toLocaleString('en')} calls (${CONNECTIONS} connections, ${SECONDS} s each)`, rows);
+    process.exit(0);
+  }
+}
