@@ -1,16 +1,16 @@
 /**
  * Durable, signed, retried delivery of call results (spec 3.5, 6; CONTRACT §8).
  *
- * Flow: the call engine emits "call finished" (src/calls/events.ts) into our queue
- * `webhooks-call-finished`; its handler only enqueues a `call` job on `webhooks-deliver`
- * (one insert, so the sequential event handler stays fast). Workers of `webhooks-deliver`
- * take jobs in batches, load the calls of a batch in one query, decide the targets, build
- * the payload once per message, sign and POST it, and write the attempt to
- * `webhook_deliveries` and the answer to `calls.webhook_response`. A failed attempt enqueues
- * the next attempt as a `message` job with `startAfter` (WEBHOOK_RETRY_SCHEDULE) in the same
- * transaction as the attempt's log row, so a restart loses nothing; the job ids of planned
- * attempts are derived from the message id and attempt number, so a job that is re-run
- * after a crash cannot schedule a second copy.
+ * Flow: the call engine emits "call finished" (src/calls/events.ts) into our pg-boss queue
+ * `webhooks-call-finished`. Its workers take events in batches: load the batch's calls in
+ * one query, decide the targets, build each message's payload once, sign and POST all of
+ * them concurrently (the first attempt), then write the batch's attempts to
+ * `webhook_deliveries`, the answers to `calls.webhook_response`, and the next attempt of each
+ * failed message as a job on `webhooks-deliver` with `startAfter` (WEBHOOK_RETRY_SCHEDULE),
+ * all in one transaction. The event job completes only after that commit, so a restart
+ * loses nothing (an interrupted batch is re-run: at-least-once). Retries and resends are
+ * worked the same way from `webhooks-deliver`. Job ids of planned attempts derive from the
+ * message id and attempt number, so a re-run batch cannot schedule a second copy.
  *
  * The assistant's switches are read at every attempt: disabling a webhook stops the
  * messages still waiting for a retry at once. The signing secret is read at every attempt
@@ -31,14 +31,8 @@ export const DELIVER_QUEUE = 'webhooks-deliver';
 /** Call statuses of a call that has not ended yet. */
 export const LIVE_STATUSES = ['initiated', 'ringing', 'in-progress'];
 
-export interface CallJob {
-  type: 'call';
-  callId: number;
-  userId: number;
-}
-
+/** One attempt of one message, as a job on the deliver queue. */
 export interface MessageJob {
-  type: 'message';
   /** Standard Webhooks message id: the same for every attempt of one message. */
   messageId: string;
   callId: number;
@@ -54,7 +48,6 @@ export interface MessageJob {
   storeResponse: boolean;
 }
 
-export type DeliverJob = CallJob | MessageJob;
 
 export interface DeliveryOptions {
   /** Timeout of one attempt (CONTRACT §8: 15 s). Tests shorten it. */
@@ -64,7 +57,8 @@ export interface DeliveryOptions {
   /** Jobs fetched per worker round; a batch's attempts run concurrently. */
   batchSize: number;
   pollingIntervalSeconds: number;
-  /** Batch size of the call-finished subscription. */
+  /** Workers on our call-finished queue, and the events each takes per round. */
+  eventWorkers: number;
   eventBatchSize: number;
   /** Response bytes read from a receiver (a JSON answer larger than this is stored as text). */
   maxResponseBytes: number;
@@ -77,7 +71,8 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   workers: 2,
   batchSize: 50,
   pollingIntervalSeconds: 0.5,
-  eventBatchSize: 200,
+  eventWorkers: 3,
+  eventBatchSize: 50,
   maxResponseBytes: 64 * 1024,
   storedBodyChars: 4096,
 };
@@ -131,25 +126,32 @@ export class WebhookDelivery {
 
   async start(): Promise<void> {
     const { boss, options } = this;
-    // Retries of the job itself (database trouble); delivery attempts are jobs of their own.
+    // Retries of a job itself (database trouble); delivery attempts are jobs of their own.
     await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 });
     for (let i = 0; i < options.workers; i++) {
       const ref: { id?: string } = {};
-      ref.id = await boss.work<DeliverJob>(
+      ref.id = await boss.work<MessageJob>(
         DELIVER_QUEUE,
         { batchSize: options.batchSize, pollingIntervalSeconds: options.pollingIntervalSeconds },
         async (jobs) => {
-          await this.handleBatch(jobs);
+          await this.deliverMessages(jobs.map((j) => j.data));
           // A full batch means more may be waiting: skip the polling pause.
           if (jobs.length >= options.batchSize && ref.id) boss.notifyWorker(ref.id);
         },
       );
       this.workerIds.push(ref.id);
     }
-    await this.events.subscribe(CALL_FINISHED_QUEUE, (event) => this.onCallFinished(event), {
-      batchSize: options.eventBatchSize,
-      pollingIntervalSeconds: options.pollingIntervalSeconds,
-    });
+    for (let i = 0; i < options.eventWorkers; i++) {
+      const ref: { id?: string } = {};
+      ref.id = await this.events.subscribeBatch(
+        CALL_FINISHED_QUEUE,
+        async (events) => {
+          await this.deliverFinishedCalls(events);
+          if (events.length >= options.eventBatchSize && ref.id) boss.notifyWorker(ref.id);
+        },
+        { batchSize: options.eventBatchSize, pollingIntervalSeconds: options.pollingIntervalSeconds },
+      );
+    }
   }
 
   async stop(): Promise<void> {
@@ -160,7 +162,7 @@ export class WebhookDelivery {
     await this.boss.offWork(CALL_FINISHED_QUEUE).catch(() => undefined);
   }
 
-  /** Wakes one worker now (an in-process hint; the jobs themselves are durable). */
+  /** Wakes one deliver worker now (an in-process hint; the jobs themselves are durable). */
   private notify(): void {
     if (this.stopped || this.workerIds.length === 0) return;
     this.boss.notifyWorker(this.workerIds[this.nextWorker++ % this.workerIds.length]);
@@ -176,37 +178,23 @@ export class WebhookDelivery {
     this.timers.add(t);
   }
 
-  private async onCallFinished(event: CallFinished): Promise<void> {
-    const job: CallJob = { type: 'call', callId: event.callId, userId: event.userId };
-    await this.boss.send(DELIVER_QUEUE, job, { id: jobIdFor(`call:${event.callId}`), db: this.executor } as PgBoss.SendOptions);
-    this.notify();
-  }
-
-  private async handleBatch(jobs: PgBoss.Job<DeliverJob>[]): Promise<void> {
-    const contexts = await loadCallContexts(this.ctx.database.db, [...new Set(jobs.map((j) => j.data.callId))]);
-    await Promise.all(
-      jobs.map(async (job) => {
-        try {
-          await this.process(job.data, contexts.get(job.data.callId));
-        } catch (err) {
-          this.ctx.log.error({ err, callId: job.data.callId }, 'webhook job failed; pg-boss retries it');
-          await this.boss.fail(DELIVER_QUEUE, job.id, { message: (err as Error).message }).catch(() => undefined);
-        }
-      }),
-    );
-  }
-
-  private async process(job: DeliverJob, call: CallContext | undefined): Promise<void> {
-    if (!call || call.userId !== job.userId) return; // the call was deleted: nothing left to send
-    if (job.type === 'message') return this.attempt(job, call);
-    const targets = targetsFor(call);
-    if (targets.length === 0) return;
-    const body = JSON.stringify(buildPayload(call));
-    await Promise.all(
-      targets.map((t, i) =>
-        this.attempt(
-          {
-            type: 'message',
+  /** First attempts of the webhooks a batch of finished calls triggers. */
+  private async deliverFinishedCalls(events: CallFinished[]): Promise<void> {
+    const contexts = await loadCallContexts(this.ctx.database.db, [...new Set(events.map((e) => e.callId))]);
+    const seen = new Set<number>();
+    const work: { msg: MessageJob; call: CallContext }[] = [];
+    for (const e of events) {
+      const call = contexts.get(e.callId);
+      // A call deleted meanwhile has nothing left to send; an event delivered twice, once.
+      if (!call || call.userId !== e.userId || seen.has(call.callId)) continue;
+      seen.add(call.callId);
+      const targets = targetsFor(call);
+      if (targets.length === 0) continue;
+      const body = JSON.stringify(buildPayload(call));
+      targets.forEach((t, i) =>
+        work.push({
+          call,
+          msg: {
             messageId: autoMessageId(call, t.kind),
             callId: call.callId,
             userId: call.userId,
@@ -217,31 +205,50 @@ export class WebhookDelivery {
             // The post-call answer wins when both webhooks go out (it comes first).
             storeResponse: i === 0,
           },
-          call,
-        ),
-      ),
-    );
+        }),
+      );
+    }
+    await this.attemptAll(work);
   }
 
-  /** One attempt of one message: send, log, and plan the next attempt when it failed. */
-  private async attempt(msg: MessageJob, call: CallContext): Promise<void> {
-    const url = currentUrl(call, msg.kind);
-    const result = url
-      ? await this.send(url, msg, call.webhookSecret)
-      : {
-          url: msg.url,
-          startedAt: new Date(),
-          statusCode: null,
-          durationMs: null,
-          error: 'Not sent: the webhook has been disabled.',
-          response: null,
-          outcome: 'stop' as Outcome,
-        };
+  /** Retries and resends taken from the deliver queue. */
+  private async deliverMessages(jobs: MessageJob[]): Promise<void> {
+    const contexts = await loadCallContexts(this.ctx.database.db, [...new Set(jobs.map((j) => j.callId))]);
+    const work: { msg: MessageJob; call: CallContext }[] = [];
+    for (const msg of jobs) {
+      const call = contexts.get(msg.callId);
+      if (call && call.userId === msg.userId) work.push({ msg, call });
+    }
+    await this.attemptAll(work);
+  }
+
+  /** Makes the attempts concurrently, then records them all in one transaction. */
+  private async attemptAll(work: { msg: MessageJob; call: CallContext }[]): Promise<void> {
+    if (work.length === 0) return;
+    const results = await Promise.all(work.map(({ msg, call }) => this.attempt(msg, call)));
     const schedule = this.ctx.config.WEBHOOK_RETRY_SCHEDULE;
-    const delay = result.outcome === 'retry' && msg.attempt <= schedule.length ? schedule[msg.attempt - 1] : null;
-    const next: MessageJob | null = delay === null ? null : { ...msg, attempt: msg.attempt + 1, url: result.url };
-    await this.record(msg, result, next, delay ?? 0);
-    if (next) this.notifyAfter(delay! * 1000);
+    const attempts: Recorded[] = work.map(({ msg }, i) => {
+      const r = results[i];
+      const delay = r.outcome === 'retry' && msg.attempt <= schedule.length ? schedule[msg.attempt - 1] : null;
+      return { msg, result: r, next: delay === null ? null : { msg: { ...msg, attempt: msg.attempt + 1, url: r.url }, delay } };
+    });
+    await this.record(attempts);
+    for (const a of attempts) if (a.next) this.notifyAfter(a.next.delay * 1000);
+  }
+
+  /** One attempt of one message; the assistant's switches decide whether it is made at all. */
+  private async attempt(msg: MessageJob, call: CallContext): Promise<AttemptResult> {
+    const url = currentUrl(call, msg.kind);
+    if (url) return this.send(url, msg, call.webhookSecret);
+    return {
+      url: msg.url,
+      startedAt: new Date(),
+      statusCode: null,
+      durationMs: null,
+      error: 'Not sent: the webhook has been disabled.',
+      response: null,
+      outcome: 'stop',
+    };
   }
 
   private async send(url: string, msg: MessageJob, secret: string): Promise<AttemptResult> {
@@ -298,41 +305,53 @@ export class WebhookDelivery {
     return { status, body: body.length > cap ? body.slice(0, cap) : body };
   }
 
-  /** Writes the attempt (and the receiver's answer) and enqueues the next attempt, atomically. */
-  private async record(msg: MessageJob, r: AttemptResult, next: MessageJob | null, delaySeconds: number): Promise<void> {
-    const text = `
-      WITH d AS (
-        INSERT INTO webhook_deliveries (call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-      )
-      UPDATE calls SET webhook_response = $11::jsonb WHERE id = $1 AND $11::jsonb IS NOT NULL`;
-    const values = [
-      msg.callId,
-      msg.userId,
-      msg.messageId,
-      msg.kind,
-      r.url,
-      msg.attempt,
-      r.statusCode,
-      r.durationMs,
-      r.error,
-      r.startedAt.toISOString(),
-      msg.storeResponse && r.response ? JSON.stringify(r.response) : null,
-    ];
-    const { pool } = this.ctx.database;
-    if (!next) {
-      await pool.query(text, values);
-      return;
-    }
-    const client = await pool.connect();
+  /**
+   * Writes a batch of attempts, the receivers' answers and the next attempts, atomically:
+   * either all of it is committed or none (and the batch is re-run).
+   */
+  private async record(attempts: Recorded[]): Promise<void> {
+    const rows = attempts.map(({ msg, result: r }) => ({
+      call_id: msg.callId,
+      user_id: msg.userId,
+      message_id: msg.messageId,
+      kind: msg.kind,
+      url: r.url,
+      attempt: msg.attempt,
+      status_code: r.statusCode,
+      duration_ms: r.durationMs,
+      error: r.error,
+      created_at: r.startedAt.toISOString(),
+    }));
+    // The last answer per call in this batch wins (attempts of one call rarely share a batch).
+    const answers = new Map<number, Record<string, unknown>>();
+    for (const { msg, result } of attempts) if (msg.storeResponse && result.response) answers.set(msg.callId, result.response);
+    const nextJobs = attempts
+      .filter((a) => a.next)
+      .map(({ next }) => ({
+        id: jobIdFor(`${next!.msg.messageId}:${next!.msg.attempt}`),
+        name: DELIVER_QUEUE,
+        data: next!.msg,
+        startAfter: String(next!.delay),
+      }));
+
+    const client = await this.ctx.database.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(text, values);
-      await this.boss.send(DELIVER_QUEUE, next, {
-        id: jobIdFor(`${next.messageId}:${next.attempt}`),
-        startAfter: delaySeconds,
-        db: executorOf(client),
-      } as PgBoss.SendOptions);
+      await client.query(
+        `INSERT INTO webhook_deliveries (call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at)
+         SELECT call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at
+         FROM json_to_recordset($1::json) AS x(call_id int, user_id int, message_id text, kind text, url text, attempt int,
+           status_code int, duration_ms int, error text, created_at timestamptz)`,
+        [JSON.stringify(rows)],
+      );
+      if (answers.size > 0) {
+        await client.query(
+          `UPDATE calls SET webhook_response = x.response
+           FROM json_to_recordset($1::json) AS x(id int, response jsonb) WHERE calls.id = x.id`,
+          [JSON.stringify([...answers].map(([id, response]) => ({ id, response })))],
+        );
+      }
+      if (nextJobs.length > 0) await this.boss.insert(nextJobs, { db: executorOf(client) } as PgBoss.InsertOptions);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -350,25 +369,29 @@ export class WebhookDelivery {
     const targets = targetsFor(call, { manual: true });
     if (targets.length === 0) return [];
     const body = JSON.stringify(buildPayload(call));
-    const out: { message_id: string; kind: WebhookKind; url: string }[] = [];
-    for (const [i, t] of targets.entries()) {
-      const job: MessageJob = {
-        type: 'message',
-        messageId: randomMessageId(),
-        callId: call.callId,
-        userId: call.userId,
-        kind: t.kind,
-        attempt: 1,
-        url: t.url,
-        body,
-        storeResponse: i === 0,
-      };
-      await this.boss.send(DELIVER_QUEUE, job, { id: jobIdFor(`${job.messageId}:1`), db: this.executor } as PgBoss.SendOptions);
-      out.push({ message_id: job.messageId, kind: t.kind, url: t.url });
-    }
+    const jobs: MessageJob[] = targets.map((t, i) => ({
+      messageId: randomMessageId(),
+      callId: call.callId,
+      userId: call.userId,
+      kind: t.kind,
+      attempt: 1,
+      url: t.url,
+      body,
+      storeResponse: i === 0,
+    }));
+    await this.boss.insert(
+      jobs.map((data) => ({ id: jobIdFor(`${data.messageId}:1`), name: DELIVER_QUEUE, data })),
+      { db: this.executor } as PgBoss.InsertOptions,
+    );
     this.notify();
-    return out;
+    return jobs.map((j) => ({ message_id: j.messageId, kind: j.kind, url: j.url }));
   }
+}
+
+interface Recorded {
+  msg: MessageJob;
+  result: AttemptResult;
+  next: { msg: MessageJob; delay: number } | null;
 }
 
 declare module '../context.js' {

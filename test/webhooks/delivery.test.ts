@@ -341,6 +341,7 @@ describe('assistant switches', () => {
     const [x, y] = receiver.received;
     expect(x.body).toBe(y.body);
     expect(x.headers['webhook-id']).not.toBe(y.headers['webhook-id']);
+    await waitUntil(async () => (await deliveryLog(alice, call.id)).length === 2, 5000, 'two log rows');
     const log = await deliveryLog(alice, call.id);
     expect(log.map((l) => l.kind).sort()).toEqual(['inbound', 'post_call']);
   });
