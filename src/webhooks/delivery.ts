@@ -127,7 +127,7 @@ export class WebhookDelivery {
   async start(): Promise<void> {
     const { boss, options } = this;
     // Retries of a job itself (database trouble); delivery attempts are jobs of their own.
-    await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 });
+    await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 });
     for (let i = 0; i < options.workers; i++) {
       const ref: { id?: string } = {};
       ref.id = await boss.work<MessageJob>(
@@ -141,6 +141,9 @@ export class WebhookDelivery {
       );
       this.workerIds.push(ref.id);
     }
+    // Created here first so our options hold (createQueue keeps an existing queue as it is):
+    // a batch interrupted by a crash is handed out again after two minutes, not fifteen.
+    await boss.createQueue(CALL_FINISHED_QUEUE, { name: CALL_FINISHED_QUEUE, expireInSeconds: 120 });
     for (let i = 0; i < options.eventWorkers; i++) {
       const ref: { id?: string } = {};
       ref.id = await this.events.subscribeBatch(

@@ -1,6 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
+import { insertCall } from '../../webhooks/support.js';
 
 let t: TestService;
 let alice: TestUser;
@@ -69,5 +71,15 @@ describe('POST /api/user/webhook-secret/rotate', () => {
   it('answers 405 to a method the path does not support', async () => {
     const res = await alice.get('/api/user/webhook-secret/rotate');
     expect(res.status).toBe(405);
+  });
+});
+
+describe('POST /api/user/calls/{id}/webhook-deliveries/resend without the delivery running', () => {
+  it('answers 503 in a process without background parts (HTTP-only)', async () => {
+    const a = await insertAssistant(t, alice.id, { isWebhookActive: true, webhookUrl: 'https://hooks.example/x' });
+    const call = await insertCall(t, alice.id, a.id);
+    const res = await alice.post(`/api/user/calls/${call.id}/webhook-deliveries/resend`);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ message: 'Webhook delivery is not running in this process.' });
   });
 });
