@@ -101,6 +101,11 @@ export class Dialer {
   private warnedNoEngine = false;
   /** Calls started by this instance (statistics for benchmarks and logs). */
   dialed = 0;
+  /** Slot-freed notifications received (statistics). */
+  notified = 0;
+  /** Ticks run and their total duration in ms (statistics). */
+  ticks = 0;
+  tickMs = 0;
 
   constructor(private readonly opts: DialerOptions) {
     this.db = opts.db;
@@ -152,6 +157,7 @@ export class Dialer {
       retry();
     });
     client.on('notification', (msg) => {
+      this.notified++;
       const [user, campaign] = (msg.payload ?? '').split(':');
       this.onSlotFreed(Number(user), campaign ? Number(campaign) : null);
     });
@@ -188,11 +194,14 @@ export class Dialer {
     const p = (async () => {
       do {
         this.again.delete(campaignId);
+        const began = performance.now();
         try {
           await this.dialCampaign(campaignId);
         } catch (err) {
           this.log.error({ err, campaignId }, 'dialer tick failed');
         }
+        this.ticks++;
+        this.tickMs += performance.now() - began;
       } while (this.again.has(campaignId) && !this.stopped);
     })().finally(() => this.running.delete(campaignId));
     this.running.set(campaignId, p);

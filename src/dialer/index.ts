@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { CallFinishedEvents } from '../calls/events.js';
+import { connect } from '../db/pool.js';
 import { registerBackgroundPart } from '../service.js';
 import { Dialer } from './dialer.js';
 
@@ -16,15 +17,22 @@ declare module '../context.js' {
   }
 }
 
+/** Connections of the dialer's own pool (claims and settlements). */
+const DIALER_POOL_SIZE = 4;
+
 registerBackgroundPart((ctx) => {
   const boss = ctx.services.boss;
   if (!boss) return null;
+  // Its own small pool: claiming the next leads must not queue behind the live calls'
+  // database work in the shared pool (a slot freeing would otherwise wait for a connection).
+  const url = (ctx.database.pool.options as pg.PoolConfig).connectionString;
+  const database = connect(url!, { max: DIALER_POOL_SIZE, applicationName: 'switchboard-dialer' });
   const dialer = new Dialer({
-    db: ctx.database.db,
+    db: database.db,
     log: ctx.log.child({ part: 'dialer' }),
     calls: () => ctx.services.calls,
     listen: {
-      connectionString: (ctx.database.pool.options as pg.PoolConfig).connectionString,
+      connectionString: url,
       application_name: 'switchboard-dialer-listen',
     },
   });
@@ -44,6 +52,7 @@ registerBackgroundPart((ctx) => {
     },
     async stop() {
       await dialer.stop();
+      await database.close();
     },
   };
 });
