@@ -35,7 +35,6 @@ export async function loadCallContexts(db: Db, callIds: number[]): Promise<Map<n
       leadCampaignId: leads.campaignId,
       leadPhoneNumber: leads.phoneNumber,
       leadVariables: leads.variables,
-      leadStatus: leads.status,
       campaignId: campaigns.id,
       campaignName: campaigns.name,
     })
@@ -74,7 +73,7 @@ export async function loadCallContexts(db: Db, callIds: number[]): Promise<Map<n
           },
       lead: r.leadId === null
         ? null
-        : { id: r.leadId, campaignId: r.leadCampaignId!, phoneNumber: r.leadPhoneNumber!, variables: r.leadVariables!, status: r.leadStatus! },
+        : { id: r.leadId, campaignId: r.leadCampaignId!, phoneNumber: r.leadPhoneNumber!, variables: r.leadVariables! },
       campaign: r.campaignId === null ? null : { id: r.campaignId, name: r.campaignName! },
     });
   }

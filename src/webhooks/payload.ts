@@ -32,7 +32,7 @@ export interface CallContext {
     includeRecordingInWebhook: boolean;
     deleted: boolean;
   } | null;
-  lead: { id: number; campaignId: number; phoneNumber: string; variables: Record<string, unknown>; status: string } | null;
+  lead: { id: number; campaignId: number; phoneNumber: string; variables: Record<string, unknown> } | null;
   campaign: { id: number; name: string } | null;
 }
 
@@ -48,7 +48,8 @@ export interface WebhookPayload {
   recording_url: string | null;
   created_at: string;
   finished_at: string;
-  lead: { id: number; campaign_id: number; phone_number: string; variables: Record<string, unknown>; status: string } | null;
+  /** No status: the dialer settles the lead's status from the same event, concurrently. */
+  lead: { id: number; campaign_id: number; phone_number: string; variables: Record<string, unknown> } | null;
   campaign: { id: number; name: string } | null;
 }
 
@@ -67,7 +68,7 @@ export function buildPayload(c: CallContext): WebhookPayload {
     created_at: isoMicro(c.createdAt)!,
     finished_at: isoMicro(c.endedAt ?? c.updatedAt)!,
     lead: c.lead
-      ? { id: c.lead.id, campaign_id: c.lead.campaignId, phone_number: c.lead.phoneNumber, variables: c.lead.variables, status: c.lead.status }
+      ? { id: c.lead.id, campaign_id: c.lead.campaignId, phone_number: c.lead.phoneNumber, variables: c.lead.variables }
       : null,
     campaign: c.campaign ? { id: c.campaign.id, name: c.campaign.name } : null,
   };
