@@ -5,26 +5,13 @@
  * Laravel (ConvertEmptyStringsToNull), so a client that always sends every filter key works.
  */
 import { z } from 'zod';
+import { CALL_STATUSES, LIVE_STATUSES } from '../../calls/state-machine.js';
 import { pageQuery } from '../../http/pagination.js';
 import { msg, v } from '../../http/validation.js';
 
-/** Spec 3.3: the ten call statuses. */
-export const CALL_STATUSES = [
-  'initiated',
-  'ringing',
-  'busy',
-  'in-progress',
-  'ended',
-  'completed',
-  'ended_by_customer',
-  'ended_by_assistant',
-  'no-answer',
-  'failed',
-] as const;
-export type CallStatus = (typeof CALL_STATUSES)[number];
-
-/** Statuses of a call the engine is still running (CONTRACT §6). */
-export const LIVE_CALL_STATUSES = ['initiated', 'ringing', 'in-progress'] as const satisfies readonly CallStatus[];
+/** The ten statuses of spec 3.3 and the live ones come from the state machine (one place). */
+export { CALL_STATUSES };
+export const LIVE_CALL_STATUSES = LIVE_STATUSES;
 
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
 export type CallType = (typeof CALL_TYPES)[number];
