@@ -80,7 +80,9 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const zod = schema as unknown as z.ZodType;
     return (data: unknown) => {
-      const result = zod.safeParse(httpPart === 'body' && data === undefined ? {} : data, { reportInput: true });
+      // A body that is not a JSON object (absent, null, an array, a scalar) has no fields.
+      const input = httpPart === 'body' && (data === null || typeof data !== 'object' || Array.isArray(data)) ? {} : data;
+      const result = zod.safeParse(input, { reportInput: true });
       if (result.success) return { value: result.data };
       return { error: new RequestValidationError(result.error.issues, httpPart ?? 'body') };
     };

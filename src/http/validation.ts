@@ -181,9 +181,12 @@ export const v = {
       return n;
     });
   },
-  /** A free-form JSON object (not an array). */
+  /** A free-form JSON object; `[]` (PHP clients' empty object) reads as `{}`. */
   object() {
-    return z.record(z.string(), z.unknown(), e(msg.object)).refine(isStorableJson, e(msg.format));
+    return z.preprocess(
+      (x) => (Array.isArray(x) && x.length === 0 ? {} : x),
+      z.record(z.string(), z.unknown(), e(msg.object)).refine(isStorableJson, e(msg.format)),
+    );
   },
   timezone() {
     return z.string(e(msg.string)).refine(isTimezone, e(msg.timezone));

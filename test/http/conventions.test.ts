@@ -86,3 +86,13 @@ describe('path ids', () => {
     }
   });
 });
+
+describe('bodies that are not JSON objects', () => {
+  it('have no fields: required-field errors, never an empty attribute name', async () => {
+    for (const body of ['[]', '"text"', '42', 'null']) {
+      const res = await t.admin.request('POST', '/api/admin/voices', body);
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual({ name: ['The name field is required.'], mode: ['The mode field is required.'] });
+    }
+  });
+});

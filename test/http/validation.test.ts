@@ -96,3 +96,12 @@ describe('missing enum values', () => {
     expect(errorsOf(schema, { method: 'PUT' })).toEqual({ method: ['The selected method is invalid.'] });
   });
 });
+
+describe('free-form objects', () => {
+  const schema = z.object({ variables: v.object().optional() });
+  it('read an empty array (PHP clients) as an empty object, but refuse other arrays and scalars', () => {
+    expect(parseOrThrow(schema, { variables: [] }).variables).toEqual({});
+    expect(errorsOf(schema, { variables: [1] })).toEqual({ variables: ['The variables field must be an object.'] });
+    expect(errorsOf(schema, { variables: 'x' })).toEqual({ variables: ['The variables field must be an object.'] });
+  });
+});

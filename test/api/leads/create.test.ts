@@ -168,7 +168,7 @@ describe('POST /api/user/lead', () => {
       const phone = fresh();
       const res = await create({
         phone_number: phone,
-        secondary_contacts: [{ phone_number: '+4930123456' }, { phone_number: '12345' }, { variables: [] }, 'x'],
+        secondary_contacts: [{ phone_number: '+4930123456' }, { phone_number: '12345' }, { variables: 'x' }, 'x'],
       });
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual({
