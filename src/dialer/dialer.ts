@@ -390,6 +390,7 @@ export class Dialer {
     const [lead] = rows<{
       id: number;
       campaign_id: number;
+      status: string;
       attempts: number;
       max_retries: number;
       retry_interval: number;
@@ -397,7 +398,7 @@ export class Dialer {
       retry_on_goal_incomplete: boolean;
       goal_completion_variable: string | null;
     }>(await tx.execute(sql`
-      select l.id, l.campaign_id, l.attempts, c.max_retries, c.retry_interval, c.retry_on_voicemail,
+      select l.id, l.campaign_id, l.status, l.attempts, c.max_retries, c.retry_interval, c.retry_on_voicemail,
              c.retry_on_goal_incomplete, c.goal_completion_variable
         from leads l join campaigns c on c.id = l.campaign_id
        where l.current_call_id = ${callId}
@@ -424,6 +425,18 @@ export class Dialer {
     });
     const base = { leadId: lead.id, campaignId: lead.campaign_id, reason: outcome.reason };
     const contactId = call.secondary_contact_id;
+
+    if (lead.status !== 'created') {
+      // The client set a final status after the call ended and before this settlement: the
+      // attempt is counted, the client's status stands.
+      if (contactId !== null) {
+        await tx.execute(sql`update secondary_contacts set attempts = attempts + 1, updated_at = now() where id = ${contactId} and lead_id = ${lead.id}`);
+      }
+      await tx.execute(sql`
+        update leads set current_call_id = null, attempts = attempts + ${contactId === null ? 1 : 0}
+         where id = ${lead.id}`);
+      return { ...base, outcome: 'released', reason: `lead status ${lead.status} set by the client` };
+    }
 
     // Count the attempt on the contact that was dialed.
     let contactAttempts: number;

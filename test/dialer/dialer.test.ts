@@ -359,6 +359,37 @@ describe('outcomes and retries', () => {
   });
 });
 
+describe('leads in a call (CONTRACT §4/§5)', () => {
+  it('a lead in a live call can be neither deleted nor given another status; once settled it can', async () => {
+    const s = await setup();
+    const l = await insertLead(t, s.user.id, s.campaignId);
+    await s.dialer.sweep();
+    expect((await lead(l.id)).currentCallId).not.toBeNull();
+    const del = await s.user.delete(`/api/user/leads/${l.id}`);
+    expect(del.status).toBe(409);
+    const put = await s.user.put(`/api/user/leads/${l.id}`, { status: 'completed' });
+    expect(put.status).toBe(422);
+    expect(put.body.errors.status).toEqual(['The status is assigned automatically and cannot be set manually.']);
+    await finishOnly(s, 'busy');
+    expect((await lead(l.id)).currentCallId).toBeNull();
+    expect((await s.user.delete(`/api/user/leads/${l.id}`)).status).toBe(200);
+  });
+
+  it('a final status the client set after the call ended but before settlement stands; the attempt still counts', async () => {
+    const s = await setup({ maxRetries: 3 });
+    const l = await insertLead(t, s.user.id, s.campaignId);
+    await s.dialer.sweep();
+    const [call] = await liveOf(s.campaignId);
+    await s.fake.finish(call.id, 'busy');
+    const put = await s.user.put(`/api/user/leads/${l.id}`, { status: 'completed' });
+    expect(put.status).toBe(200);
+    expect(await s.dialer.onCallFinished(call.id)).toMatchObject({ outcome: 'released' });
+    expect(await lead(l.id)).toMatchObject({ status: 'completed', attempts: 1, currentCallId: null });
+    await s.dialer.sweep();
+    expect(await callsOf(s.campaignId)).toHaveLength(1);
+  });
+});
+
 describe('campaign lifecycle', () => {
   it('completes the campaign when nothing callable is left, only with mark_complete_when_no_leads', async () => {
     const s = await setup();
