@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CALL_STATUSES, LIVE_STATUSES } from '../../calls/state-machine.js';
 import { pageQuery } from '../../http/pagination.js';
-import { msg, v } from '../../http/validation.js';
+import { isStorableText, msg, v } from '../../http/validation.js';
 
 /** The ten statuses of spec 3.3 and the live ones come from the state machine (one place). */
 export { CALL_STATUSES };
@@ -54,6 +54,7 @@ const dateString = z.string().refine(isCalendarDate, { error: msg.dateFormat('Y-
 const phoneString = z
   .string()
   .max(64, { error: msg.maxString(64) })
+  .refine(isStorableText, { error: msg.format })
   .transform((s) => (/^ [\d\s().-]+$/.test(s) ? `+${s.slice(1)}` : s).trim());
 
 export const listCallsQuery = z

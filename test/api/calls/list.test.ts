@@ -216,6 +216,11 @@ describe('GET /api/user/calls — filters', () => {
     expect(await ids(u, '?phone_number=anonymous')).toEqual([stored.id]);
     expect(await ids(u, `?phone_number=${'1'.repeat(64)}`)).toEqual([]);
     expect422(await u.get(`/api/user/calls?phone_number=${'1'.repeat(65)}`), 'phone_number', 'The phone number field must not be greater than 64 characters.');
+    for (const bad of ['%00', '%2B49%00151']) {
+      expect422(await u.get(`/api/user/calls?phone_number=${bad}`), 'phone_number', 'The phone number field format is invalid.');
+    }
+    // Undecodable bytes arrive as U+FFFD, which is storable: no match, no error.
+    expect(await ids(u, '?phone_number=%FF%E0%A4')).toEqual([]);
   });
 
   it('filters by assistant_id; edges of the integer', async () => {
