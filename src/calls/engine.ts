@@ -3,16 +3,16 @@
  * a CallSession on the carrier, persists every status transition, runs post-call processing
  * and writes the final record together with the call-finished event in one transaction.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
-import { assistants, assistantTools, calls, campaigns, llmModels, phoneNumbers, tools, users } from '../db/schema.js';
+import type { PostCallField } from '../db/schema.js';
 import { createLlmProvider, type LlmProvider } from '../providers/llm/index.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import { SandboxCarrier } from '../telephony/sandbox/carrier.js';
 import type { Carrier } from '../telephony/types.js';
 import { ensureCallEvents, executorOf } from './events.js';
-import { reserveCallSlot } from './limits.js';
+import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
 import { CallSession, END_CALL_TOOL, type SessionResult, type ToolExecutor } from './session.js';
 import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
@@ -34,7 +34,6 @@ interface LiveCall {
   finished: Promise<void>;
 }
 
-type CallRow = typeof calls.$inferSelect;
 
 export class CallEngine implements CallService {
   readonly llm: LlmProvider;
@@ -64,45 +63,36 @@ export class CallEngine implements CallService {
   }
 
   async createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number> {
-    const [assistant] = await tx
-      .select({ name: assistants.name, phone: phoneNumbers.phoneNumber })
-      .from(assistants)
-      .leftJoin(phoneNumbers, eq(phoneNumbers.id, assistants.phoneNumberId))
-      .where(and(eq(assistants.id, input.assistantId), eq(assistants.userId, input.userId)));
-    if (!assistant) throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
-    let campaignName: string | null = null;
-    if (input.campaignId) {
-      const [c] = await tx.select({ name: campaigns.name }).from(campaigns).where(eq(campaigns.id, input.campaignId));
-      campaignName = c?.name ?? null;
-    }
-    const [row] = await tx
-      .insert(calls)
-      .values({
-        userId: input.userId,
-        assistantId: input.assistantId,
-        assistantName: assistant.name,
-        campaignId: input.campaignId ?? null,
-        campaignName,
-        leadId: input.leadId ?? null,
-        secondaryContactId: input.secondaryContactId ?? null,
-        type: input.type ?? 'outbound',
-        status: 'initiated',
-        assistantPhoneNumber: assistant.phone ?? '',
-        clientPhoneNumber: input.to,
-        variables: input.variables ?? {},
-        ownerInstance: this.ctx.instanceId,
-      })
-      .returning({ id: calls.id });
-    return row.id;
+    const res = await tx.execute(bind(INSERT_CALL, insertValues(input, this.ctx.instanceId, null)));
+    const row = res.rows[0] as { id: number } | undefined;
+    if (!row) throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
+    return Number(row.id);
   }
 
   async placeCall(input: PlaceCallInput): Promise<{ callId: number }> {
-    const { db } = this.ctx.database;
-    const callId = await db.transaction(async (tx) => {
-      const [user] = await tx.select({ max: users.maxCallsInParallel }).from(users).where(eq(users.id, input.userId));
-      await reserveCallSlot(tx, input.userId, user?.max ?? 0);
-      return this.createCallRecord(tx, input);
-    });
+    // The hot path of make_call: named (prepared) statements on one connection, no query builder.
+    const client = await this.ctx.database.pool.connect();
+    let callId: number;
+    try {
+      await client.query('BEGIN');
+      const locked = await client.query({ name: 'sb_calls_lock_limit', text: LOCK_AND_LIMIT, values: [USER_CALLS_LOCK, input.userId] });
+      const limit = locked.rows[0] ? Number(locked.rows[0].max) : 0;
+      const inserted = await client.query({ name: 'sb_calls_insert', text: INSERT_CALL, values: insertValues(input, this.ctx.instanceId, limit) });
+      if (inserted.rows[0]) {
+        callId = Number(inserted.rows[0].id);
+      } else {
+        // Nothing inserted: tell a full account from a missing assistant.
+        const live = await client.query({ name: 'sb_calls_live', text: COUNT_LIVE, values: [input.userId] });
+        if (Number(live.rows[0].n) >= limit) throw new CallLimitError(limit);
+        throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
     await this.startCall(callId);
     return { callId };
   }
@@ -114,45 +104,43 @@ export class CallEngine implements CallService {
       return;
     }
     if (this.live.has(callId)) return;
-    const { db, pool } = this.ctx.database;
-    const claimed = await pool.query(`UPDATE calls SET owner_instance = $2 WHERE id = $1 AND status = 'initiated' RETURNING id`, [callId, this.ctx.instanceId]);
-    if (claimed.rowCount !== 1) {
+    const { pool } = this.ctx.database;
+    // Claim the call for this process and read it with its assistant, model and tools: one statement.
+    const loaded = await pool.query<LoadedCall>({ name: 'sb_calls_claim_load', text: CLAIM_AND_LOAD, values: [callId, this.ctx.instanceId] });
+    const call = loaded.rows[0];
+    if (!call) {
       log.warn('call not started: it is not waiting to be dialed');
       return;
     }
-    const [call] = await db.select().from(calls).where(eq(calls.id, callId));
-    const [assistant] = call.assistantId ? await db.select().from(assistants).where(eq(assistants.id, call.assistantId)) : [];
-    if (!assistant) {
+    if (call.assistant_id === null) {
       log.error('call cannot run: its assistant is gone');
-      await this.finalize(call, 'initiated', failedResult(), null, log);
+      await this.finalize(callId, 'initiated', failedResult(), null, log);
       return;
     }
-    const [model] = assistant.llmModelId
-      ? await db.select({ name: llmModels.name }).from(llmModels).where(eq(llmModels.id, assistant.llmModelId))
-      : [];
-    const attached = await db
-      .select({ tool: tools })
-      .from(assistantTools)
-      .innerJoin(tools, eq(tools.id, assistantTools.toolId))
-      .where(eq(assistantTools.assistantId, assistant.id))
-      .orderBy(asc(assistantTools.position), asc(tools.id));
-    const midCallTools: MidCallTool[] = attached.map(({ tool }) => ({
-      id: tool.id,
-      name: tool.name,
-      description: tool.description,
-      endpoint: tool.endpoint,
-      method: tool.method,
-      timeout: tool.timeout,
-      headers: tool.headers,
-      schema: tool.schema,
-    }));
+    const assistant = {
+      variables: call.assistant_variables ?? {},
+      systemPrompt: call.system_prompt,
+      initialMessage: call.initial_message,
+      waitForCustomer: call.wait_for_customer,
+      endCallOnVoicemail: call.end_call_on_voicemail,
+      maxDuration: call.max_duration,
+      maxSilenceDuration: call.max_silence_duration,
+      reengagementInterval: call.reengagement_interval,
+      llmTemperature: call.llm_temperature,
+      endCallToolDescription: call.end_call_tool_description,
+      postCallSchema: call.post_call_schema,
+      postCallEvaluation: call.post_call_evaluation,
+      record: call.record,
+    };
+    const model = call.model ? { name: call.model } : undefined;
+    const midCallTools: MidCallTool[] = call.tools;
 
-    const variables = { ...assistant.variables, ...call.variables };
+    const variables = { ...assistant.variables, ...call.call_variables };
     const modelName = model?.name ?? 'gpt-4o-mini';
     const temperature = Number(assistant.llmTemperature);
     const leg = this.carrier.dial({
-      customer: call.clientPhoneNumber,
-      assistant: call.assistantPhoneNumber,
+      customer: call.client_phone_number,
+      assistant: call.assistant_phone_number,
       direction: call.type === 'inbound' ? 'inbound' : 'outbound',
     });
 
@@ -214,11 +202,11 @@ export class CallEngine implements CallService {
           publicBaseUrl: this.ctx.config.publicBaseUrl,
           log,
         });
-        await this.finalize(call, persisted, result, post, log);
+        await this.finalize(callId, persisted, result, post, log);
       } catch (err) {
         log.error({ err }, 'call failed unexpectedly; ending it');
         await chain;
-        await this.finalize(call, persisted, { ...failedResult(), status: persisted === 'initiated' ? 'failed' : 'ended' }, null, log).catch(
+        await this.finalize(callId, persisted, { ...failedResult(), status: persisted === 'initiated' ? 'failed' : 'ended' }, null, log).catch(
           (e) => log.error({ err: e }, 'ending a failed call failed'),
         );
       } finally {
@@ -230,7 +218,7 @@ export class CallEngine implements CallService {
 
   /** Writes the final record and emits the call-finished event, in one transaction. */
   private async finalize(
-    call: CallRow,
+    callId: number,
     from: CallStatus,
     result: SessionResult,
     post: Awaited<ReturnType<typeof runPostCall>> | null,
@@ -250,19 +238,22 @@ export class CallEngine implements CallService {
           }
         : {}),
     };
+    const events = ensureCallEvents(this.ctx.services);
+    // Without consumers there is nothing to emit, and one UPDATE needs no transaction.
+    const inTransaction = (events?.subscribedQueues.length ?? 0) > 0;
     const client = await this.ctx.database.pool.connect();
     try {
-      await client.query('BEGIN');
-      let moved = await transitionCall(client, log, call.id, from, result.status, fields);
+      if (inTransaction) await client.query('BEGIN');
+      let moved = await transitionCall(client, log, callId, from, result.status, fields);
       if (!moved && isLive(from)) {
         // The outcome does not fit what was persisted (a transition failed on the way): end it anyway.
-        moved = await transitionCall(client, log, call.id, from, 'ended', fields);
+        moved = await transitionCall(client, log, callId, from, 'ended', fields);
       }
-      if (moved) await ensureCallEvents(this.ctx.services)?.emit(executorOf(client), { callId: call.id, userId: moved.userId });
-      await client.query('COMMIT');
+      if (moved && inTransaction) await events!.emit(executorOf(client), { callId, userId: moved.userId });
+      if (inTransaction) await client.query('COMMIT');
       log.info({ status: result.status, duration: post?.durationSec ?? 0 }, 'call finished');
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.release();
@@ -298,3 +289,88 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
+
+// ---------------------------------------------------------------- statements of the hot path
+
+const LIVE = `('initiated', 'ringing', 'in-progress')`;
+
+const LOCK_AND_LIMIT = `SELECT pg_advisory_xact_lock($1::int, $2::int), max_calls_in_parallel AS max FROM users WHERE id = $2`;
+
+const COUNT_LIVE = `SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND status IN ${LIVE}`;
+
+/** One INSERT ... SELECT copying the assistant's name and number and the campaign's name; with $13, only below that many live calls. */
+const INSERT_CALL = `
+  INSERT INTO calls (user_id, assistant_id, assistant_name, campaign_id, campaign_name, lead_id, secondary_contact_id,
+                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance)
+  SELECT a.user_id, a.id, a.name, $3::int, (SELECT c.name FROM campaigns c WHERE c.id = $3::int), $4::int, $5::int,
+         $6::text, 'initiated', coalesce(p.phone_number, ''), $7::text, $8::jsonb, $9::text
+    FROM assistants a
+    LEFT JOIN phone_numbers p ON p.id = a.phone_number_id
+   WHERE a.id = $1::int AND a.user_id = $2::int
+     AND ($10::int IS NULL OR (SELECT count(*) FROM calls l WHERE l.user_id = $2::int AND l.status IN ${LIVE}) < $10::int)
+  RETURNING id`;
+
+function insertValues(input: PlaceCallInput, instanceId: string, maxLive: number | null): unknown[] {
+  return [
+    input.assistantId,
+    input.userId,
+    input.campaignId ?? null,
+    input.leadId ?? null,
+    input.secondaryContactId ?? null,
+    input.type ?? 'outbound',
+    input.to,
+    JSON.stringify(input.variables ?? {}),
+    instanceId,
+    maxLive,
+  ];
+}
+
+const CLAIM_AND_LOAD = `
+  WITH claimed AS (
+    UPDATE calls SET owner_instance = $2 WHERE id = $1 AND status = 'initiated'
+    RETURNING id, assistant_id, type, client_phone_number, assistant_phone_number, variables)
+  SELECT c.id, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
+         a.id AS assistant_id, a.variables AS assistant_variables, a.system_prompt, a.initial_message, a.wait_for_customer,
+         a.end_call_on_voicemail, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
+         a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, m.name AS model,
+         (SELECT coalesce(json_agg(json_build_object(
+                   'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
+                   'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
+                 ORDER BY at.position, t.id), '[]'::json)
+            FROM assistant_tools at JOIN tools t ON t.id = at.tool_id
+           WHERE at.assistant_id = a.id) AS tools
+    FROM claimed c
+    LEFT JOIN assistants a ON a.id = c.assistant_id
+    LEFT JOIN llm_models m ON m.id = a.llm_model_id`;
+
+interface LoadedCall {
+  id: number;
+  type: string;
+  client_phone_number: string;
+  assistant_phone_number: string;
+  call_variables: Record<string, unknown>;
+  assistant_id: number | null;
+  assistant_variables: Record<string, unknown> | null;
+  system_prompt: string;
+  initial_message: string;
+  wait_for_customer: boolean;
+  end_call_on_voicemail: boolean;
+  max_duration: number;
+  max_silence_duration: number;
+  reengagement_interval: number;
+  llm_temperature: string;
+  end_call_tool_description: string | null;
+  post_call_schema: PostCallField[];
+  post_call_evaluation: boolean;
+  record: boolean;
+  model: string | null;
+  tools: MidCallTool[];
+}
+
+/** A `$n`-numbered statement as a drizzle SQL object (for callers that hand us a drizzle transaction). */
+function bind(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
+  return sql.join(chunks);
+}

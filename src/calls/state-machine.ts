@@ -72,8 +72,10 @@ export type TransitionFields = Partial<Record<keyof typeof COLUMNS, unknown>>;
 export const NOW = Symbol('now');
 
 export interface Queryable {
-  query(text: string, values?: unknown[]): Promise<{ rowCount: number | null; rows: any[] }>;
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rowCount: number | null; rows: any[] }>;
 }
+
+const statementNames = new Map<string, string>();
 
 /**
  * Moves call `callId` from `from` to `to`, setting `fields`; returns the updated row's
@@ -103,7 +105,11 @@ export async function transitionCall(
     values.push(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
     sets.push(`${column} = $${values.length}`);
   }
-  const res = await db.query(`UPDATE calls SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING user_id`, values);
+  const text = `UPDATE calls SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING user_id`;
+  // A named (server-side prepared) statement per shape of update: transitions are the engine's busiest queries.
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `sb_call_transition_${statementNames.size + 1}`));
+  const res = await db.query({ name, text, values });
   if (res.rowCount !== 1) {
     log.warn({ callId, from, to }, 'call status transition refused: the call is no longer in the expected status');
     return null;

@@ -1,0 +1,58 @@
+/** The CallService interface as the dialer uses it: createCallRecord in its transaction, then startCall. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../src/calls/index.js';
+import { AssistantMissingError } from '../../src/calls/engine.js';
+import { insertAssistant, insertCampaign, insertLead } from '../support/fixtures.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService({ background: true });
+});
+afterAll(() => t.close());
+
+describe('createCallRecord + startCall', () => {
+  it('inserts an initiated call with the campaign and lead inside the caller’s transaction, then runs it', async () => {
+    const user = await t.createUser();
+    const number = await t.addPhoneNumber(user.id, '+493055501234');
+    const assistant = await insertAssistant(t, user.id, { name: 'Dialer assistant', phoneNumberId: number.id });
+    const campaign = await insertCampaign(t, user.id, assistant.id, { name: 'Spring' });
+    const lead = await insertLead(t, user.id, campaign.id, { phoneNumber: '+4915123456700' });
+    const engine = t.service.ctx.services.calls!;
+    const { db, pool } = t.service.ctx.database;
+    const callId = await db.transaction((tx) =>
+      engine.createCallRecord(tx, { userId: user.id, assistantId: assistant.id, to: lead.phoneNumber, variables: { customer_name: 'Lee' }, campaignId: campaign.id, leadId: lead.id }),
+    );
+    const { rows } = await pool.query('SELECT * FROM calls WHERE id = $1', [callId]);
+    expect(rows[0]).toMatchObject({
+      status: 'initiated',
+      type: 'outbound',
+      assistant_name: 'Dialer assistant',
+      assistant_phone_number: '+493055501234',
+      campaign_id: campaign.id,
+      campaign_name: 'Spring',
+      lead_id: lead.id,
+      client_phone_number: '+4915123456700',
+      variables: { customer_name: 'Lee' },
+      owner_instance: t.service.ctx.instanceId,
+    });
+    await engine.startCall(callId);
+    expect(engine.activeCalls()).toBe(1);
+    await t.service.ctx.services.callEngine!.whenFinished(callId);
+    const record = (await user.get(`/api/user/calls/${callId}`)).body;
+    expect(record).toMatchObject({ status: 'completed', campaign_name: 'Spring', transcript: expect.stringContaining('AI: Hello Lee, this is Switchboard.') });
+    // Starting it again does nothing: it is no longer waiting to be dialed.
+    await engine.startCall(callId);
+    expect(engine.activeCalls()).toBe(0);
+  });
+
+  it('refuses an assistant of another user and rolls back nothing else', async () => {
+    const owner = await t.createUser();
+    const other = await t.createUser();
+    const assistant = await insertAssistant(t, owner.id);
+    const { db } = t.service.ctx.database;
+    await expect(
+      db.transaction((tx) => t.service.ctx.services.calls!.createCallRecord(tx, { userId: other.id, assistantId: assistant.id, to: '+4915123456700' })),
+    ).rejects.toBeInstanceOf(AssistantMissingError);
+  });
+});
