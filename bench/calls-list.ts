@@ -9,7 +9,8 @@
  *   npx tsx bench/calls-list.ts --embedded    # an embedded PostgreSQL in a temporary folder
  *   npm run bench calls-list                  # through the harness (BENCH_CALLS_DB=embedded for embedded)
  *
- * Settings: BENCH_CALLS (1000000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10).
+ * Settings: BENCH_CALLS (1000000), BENCH_CONNECTIONS (50), BENCH_SECONDS (10), BENCH_POOL_SIZE
+ * (the service's connection pool; startService's default 20 when unset).
  * The service runs in its own process (startService, listening on a free port, no background
  * parts) so that the load generator does not share its event loop.
  */
@@ -178,7 +179,8 @@ async function serveChild(): Promise<void> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
   });
-  const svc = await startService({ config, listen: true, background: false });
+  const poolSize = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
+  const svc = await startService({ config, listen: true, background: false, poolSize });
   const stop = () => void svc.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
