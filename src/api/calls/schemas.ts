@@ -57,6 +57,11 @@ const phoneString = z
   .refine(isStorableText, { error: msg.format })
   .transform((s) => (/^ [\d\s().-]+$/.test(s) ? `+${s.slice(1)}` : s).trim());
 
+/** Spec 4.13: 15 calls a page by default. */
+export const CALLS_PER_PAGE = 15;
+// The shared page rules (pageQuery), without their defaults so that '' can mean "not sent" here too.
+const paging = pageQuery(CALLS_PER_PAGE);
+
 export const listCallsQuery = z
   .object({
     status: optionalQuery(v.enum(CALL_STATUSES)),
@@ -66,8 +71,8 @@ export const listCallsQuery = z
     campaign_id: optionalQuery(idString),
     date_from: optionalQuery(dateString),
     date_to: optionalQuery(dateString),
-    page: optionalQuery(pageQuery(15).page.unwrap().unwrap()).transform((p) => p ?? 1),
-    per_page: optionalQuery(pageQuery(15).per_page.unwrap().unwrap()).transform((p) => p ?? 15),
+    page: optionalQuery(paging.page.unwrap().unwrap()).transform((p) => p ?? 1),
+    per_page: optionalQuery(paging.per_page.unwrap().unwrap()).transform((p) => p ?? CALLS_PER_PAGE),
   })
   .superRefine((q, ctx) => {
     if (q.date_from && q.date_to && q.date_to < q.date_from) {
