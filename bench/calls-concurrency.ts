@@ -16,8 +16,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -66,14 +64,20 @@ async function measure(external: boolean): Promise<Row[]> {
       fs.rmSync(dir, { recursive: true, force: true });
     };
   }
-  // The customer's tool endpoint, on loopback.
-  let toolHits = 0;
-  const toolServer = http.createServer((_req, res) => {
-    toolHits++;
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"slots":["10:00","11:00"]}');
-  });
-  await new Promise<void>((r) => toolServer.listen(0, '127.0.0.1', r));
-  const toolUrl = `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/slots`;
+  // The customer's tool endpoint, on loopback, in its own process (it is not the engine's work).
+  const toolServer = spawn(
+    process.execPath,
+    ['-e', `let hits = 0;
+      const server = require('node:http').createServer((req, res) => {
+        if (req.url === '/hits') return res.end(String(hits));
+        hits++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"slots":["10:00","11:00"]}');
+      });
+      server.listen(0, '127.0.0.1', () => console.log(server.address().port));`],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const toolPort = await new Promise<number>((resolve) => toolServer.stdout.once('data', (c) => resolve(Number(String(c).trim()))));
+  const toolUrl = `http://127.0.0.1:${toolPort}/slots`;
 
   const config = loadConfig({
     ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
@@ -164,7 +168,7 @@ async function measure(external: boolean): Promise<Row[]> {
       { measure: 'peak live calls in one process', value: peakLive, target: String(CALLS) },
       { measure: 'wall time until all finished (s)', value: (totalMs / 1000).toFixed(1), target: '' },
       { measure: 'final statuses', value: rows.map((r) => `${r.status} ${r.n}`).join(', '), target: `completed ${CALLS}` },
-      { measure: 'tool requests received', value: toolHits, target: String(CALLS) },
+      { measure: 'tool requests received', value: await (await fetch(`http://127.0.0.1:${toolPort}/hits`)).text(), target: String(CALLS) },
       { measure: 'machine load average (1 min, at the end)', value: os.loadavg()[0].toFixed(1), target: `cores: ${os.cpus().length}` },
       { measure: 'event-loop delay p50 (ms)', value: ms(histogram.percentile(50)), target: '' },
       { measure: 'event-loop delay p99 (ms)', value: p99.toFixed(1), target: '< 20' },
@@ -176,7 +180,7 @@ async function measure(external: boolean): Promise<Row[]> {
     ];
   } finally {
     await service.close();
-    await new Promise<void>((r) => toolServer.close(() => r()));
+    toolServer.kill();
     await cleanup();
   }
 }
