@@ -2,15 +2,19 @@
  * Durable, signed, retried delivery of call results (spec 3.5, 6; CONTRACT §8).
  *
  * Flow: the call engine emits "call finished" (src/calls/events.ts) into our pg-boss queue
- * `webhooks-call-finished`. Its workers take events in batches: load the batch's calls in
- * one query, decide the targets, build each message's payload once, sign and POST all of
- * them concurrently (the first attempt), then write the batch's attempts to
- * `webhook_deliveries`, the answers to `calls.webhook_response`, and the next attempt of each
- * failed message as a job on `webhooks-deliver` with `startAfter` (WEBHOOK_RETRY_SCHEDULE),
- * all in one transaction. The event job completes only after that commit, so a restart
- * loses nothing (an interrupted batch is re-run: at-least-once). Retries and resends are
- * worked the same way from `webhooks-deliver`. Job ids of planned attempts derive from the
- * message id and attempt number, so a re-run batch cannot schedule a second copy.
+ * `webhooks-call-finished`. Its workers take events in batches, load the batch's calls in
+ * one query, decide the targets, build each message's payload once, and insert one job per
+ * message (attempt 1) on `webhooks-deliver` in one statement.
+ *
+ * `webhooks-deliver` is worked by a pump, not by pg-boss's batch workers: it fetches jobs
+ * while it has free slots (up to `maxInFlight` attempts at once) and every attempt runs on
+ * its own, so a slow or hanging receiver (15 s timeout) holds one slot, never a batch of
+ * other users' webhooks. Finished attempts are flushed in groups: one transaction writes
+ * their `webhook_deliveries` rows, the answers to `calls.webhook_response`, the next attempt
+ * of each failed message as a job with `startAfter` (WEBHOOK_RETRY_SCHEDULE), and completes
+ * their jobs. A restart therefore loses nothing (an attempt whose flush did not commit is
+ * made again: at-least-once), and the job ids of planned attempts derive from the message
+ * id and attempt number, so a re-run cannot schedule a second copy.
  *
  * The assistant's switches are read at every attempt: disabling a webhook stops the
  * messages still waiting for a retry at once. The signing secret is read at every attempt
@@ -52,10 +56,14 @@ export interface MessageJob {
 export interface DeliveryOptions {
   /** Timeout of one attempt (CONTRACT §8: 15 s). Tests shorten it. */
   attemptTimeoutMs: number;
-  /** Parallel pg-boss workers on the deliver queue. */
-  workers: number;
-  /** Jobs fetched per worker round; a batch's attempts run concurrently. */
-  batchSize: number;
+  /** Attempts under way at once (including those waiting to be recorded). */
+  maxInFlight: number;
+  /** Jobs taken from the deliver queue per fetch. */
+  fetchSize: number;
+  /** A group of finished attempts is recorded when it reaches this size or after flushDelayMs. */
+  flushSize: number;
+  flushDelayMs: number;
+  /** Pause of the pump and the event workers when their queue is empty. */
   pollingIntervalSeconds: number;
   /** Workers on our call-finished queue, and the events each takes per round. */
   eventWorkers: number;
@@ -68,11 +76,13 @@ export interface DeliveryOptions {
 
 export const defaultDeliveryOptions: DeliveryOptions = {
   attemptTimeoutMs: 15_000,
-  workers: 2,
-  batchSize: 50,
+  maxInFlight: 200,
+  fetchSize: 100,
+  flushSize: 100,
+  flushDelayMs: 10,
   pollingIntervalSeconds: 0.5,
-  eventWorkers: 3,
-  eventBatchSize: 50,
+  eventWorkers: 2,
+  eventBatchSize: 100,
   maxResponseBytes: 64 * 1024,
   storedBodyChars: 4096,
 };
@@ -108,10 +118,15 @@ function randomMessageId(): string {
 
 export class WebhookDelivery {
   readonly options: DeliveryOptions;
-  private readonly workerIds: string[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
-  private nextWorker = 0;
-  private stopped = false;
+  private running = false;
+  private pumpDone: Promise<void> = Promise.resolve();
+  private wakeUp: (() => void) | null = null;
+  /** Jobs taken and not yet recorded. */
+  private inFlight = 0;
+  private finished: Finished[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
   private readonly executor: SqlExecutor;
 
   constructor(
@@ -126,30 +141,20 @@ export class WebhookDelivery {
 
   async start(): Promise<void> {
     const { boss, options } = this;
-    // Retries of a job itself (database trouble); delivery attempts are jobs of their own.
+    // Created here first so our options hold (createQueue keeps an existing queue as it is).
+    // Job retries cover database trouble (attempts are jobs of their own); a job taken by a
+    // process that died is handed out again after two minutes, not pg-boss's fifteen.
     await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 });
-    for (let i = 0; i < options.workers; i++) {
-      const ref: { id?: string } = {};
-      ref.id = await boss.work<MessageJob>(
-        DELIVER_QUEUE,
-        { batchSize: options.batchSize, pollingIntervalSeconds: options.pollingIntervalSeconds },
-        async (jobs) => {
-          await this.deliverMessages(jobs.map((j) => j.data));
-          // A full batch means more may be waiting: skip the polling pause.
-          if (jobs.length >= options.batchSize && ref.id) boss.notifyWorker(ref.id);
-        },
-      );
-      this.workerIds.push(ref.id);
-    }
-    // Created here first so our options hold (createQueue keeps an existing queue as it is):
-    // a batch interrupted by a crash is handed out again after two minutes, not fifteen.
     await boss.createQueue(CALL_FINISHED_QUEUE, { name: CALL_FINISHED_QUEUE, expireInSeconds: 120 });
+    this.running = true;
+    this.pumpDone = this.pump();
     for (let i = 0; i < options.eventWorkers; i++) {
       const ref: { id?: string } = {};
       ref.id = await this.events.subscribeBatch(
         CALL_FINISHED_QUEUE,
         async (events) => {
-          await this.deliverFinishedCalls(events);
+          await this.planFinishedCalls(events);
+          // A full batch means more may be waiting: skip the polling pause.
           if (events.length >= options.eventBatchSize && ref.id) boss.notifyWorker(ref.id);
         },
         { batchSize: options.eventBatchSize, pollingIntervalSeconds: options.pollingIntervalSeconds },
@@ -157,35 +162,37 @@ export class WebhookDelivery {
     }
   }
 
+  /** Stops taking work; attempts under way finish (bounded by the attempt timeout) and are recorded. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.running = false;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    await this.boss.offWork(DELIVER_QUEUE).catch(() => undefined);
+    this.wake();
     await this.boss.offWork(CALL_FINISHED_QUEUE).catch(() => undefined);
+    await this.pumpDone;
   }
 
-  /** Wakes one deliver worker now (an in-process hint; the jobs themselves are durable). */
-  private notify(): void {
-    if (this.stopped || this.workerIds.length === 0) return;
-    this.boss.notifyWorker(this.workerIds[this.nextWorker++ % this.workerIds.length]);
+  private wake(): void {
+    const w = this.wakeUp;
+    this.wakeUp = null;
+    w?.();
   }
 
-  private notifyAfter(ms: number): void {
-    if (this.stopped || ms > 60_000) return;
+  private wakeAfter(ms: number): void {
+    if (!this.running || ms > 60_000) return;
     const t = setTimeout(() => {
       this.timers.delete(t);
-      this.notify();
+      this.wake();
     }, ms + 20);
     t.unref();
     this.timers.add(t);
   }
 
-  /** First attempts of the webhooks a batch of finished calls triggers. */
-  private async deliverFinishedCalls(events: CallFinished[]): Promise<void> {
+  /** A batch of finished calls becomes one job per message to send (one insert). */
+  private async planFinishedCalls(events: CallFinished[]): Promise<void> {
     const contexts = await loadCallContexts(this.ctx.database.db, [...new Set(events.map((e) => e.callId))]);
     const seen = new Set<number>();
-    const work: { msg: MessageJob; call: CallContext }[] = [];
+    const jobs: MessageJob[] = [];
     for (const e of events) {
       const call = contexts.get(e.callId);
       // A call deleted meanwhile has nothing left to send; an event delivered twice, once.
@@ -195,48 +202,133 @@ export class WebhookDelivery {
       if (targets.length === 0) continue;
       const body = JSON.stringify(buildPayload(call));
       targets.forEach((t, i) =>
-        work.push({
-          call,
-          msg: {
-            messageId: autoMessageId(call, t.kind),
-            callId: call.callId,
-            userId: call.userId,
-            kind: t.kind,
-            attempt: 1,
-            url: t.url,
-            body,
-            // The post-call answer wins when both webhooks go out (it comes first).
-            storeResponse: i === 0,
-          },
+        jobs.push({
+          messageId: autoMessageId(call, t.kind),
+          callId: call.callId,
+          userId: call.userId,
+          kind: t.kind,
+          attempt: 1,
+          url: t.url,
+          body,
+          // The post-call answer wins when both webhooks go out (it comes first).
+          storeResponse: i === 0,
         }),
       );
     }
-    await this.attemptAll(work);
+    if (jobs.length === 0) return;
+    await this.enqueue(jobs, this.executor);
+    this.wake();
   }
 
-  /** Retries and resends taken from the deliver queue. */
-  private async deliverMessages(jobs: MessageJob[]): Promise<void> {
-    const contexts = await loadCallContexts(this.ctx.database.db, [...new Set(jobs.map((j) => j.callId))]);
-    const work: { msg: MessageJob; call: CallContext }[] = [];
-    for (const msg of jobs) {
-      const call = contexts.get(msg.callId);
-      if (call && call.userId === msg.userId) work.push({ msg, call });
+  private async enqueue(jobs: MessageJob[], db: SqlExecutor, startAfter?: (j: MessageJob) => string): Promise<void> {
+    await this.boss.insert(
+      jobs.map((data) => ({
+        id: jobIdFor(`${data.messageId}:${data.attempt}`),
+        name: DELIVER_QUEUE,
+        data,
+        ...(startAfter ? { startAfter: startAfter(data) } : {}),
+      })),
+      { db } as PgBoss.InsertOptions,
+    );
+  }
+
+  /** Takes jobs while there are free slots; each attempt then runs on its own. */
+  private async pump(): Promise<void> {
+    const { options } = this;
+    while (this.running) {
+      const free = options.maxInFlight - this.inFlight;
+      let full = false;
+      if (free > 0) {
+        const want = Math.min(free, options.fetchSize);
+        try {
+          const jobs = await this.boss.fetch<MessageJob>(DELIVER_QUEUE, { batchSize: want });
+          if (jobs.length > 0) this.begin(jobs);
+          full = jobs.length === want;
+        } catch (err) {
+          this.ctx.log.error({ err }, 'fetching webhook jobs failed');
+        }
+      }
+      if (!this.running) break;
+      // More may be waiting and there is room: go on at once. Otherwise pause until a job
+      // is enqueued, a retry falls due, a slot frees up, or the polling interval passes.
+      if (full && this.inFlight < options.maxInFlight) continue;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => this.wake(), options.pollingIntervalSeconds * 1000);
+        this.wakeUp = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
     }
-    await this.attemptAll(work);
+    // Drain: attempts under way end within the attempt timeout and are recorded.
+    while (this.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+    await this.flushing;
   }
 
-  /** Makes the attempts concurrently, then records them all in one transaction. */
-  private async attemptAll(work: { msg: MessageJob; call: CallContext }[]): Promise<void> {
-    if (work.length === 0) return;
-    const results = await Promise.all(work.map(({ msg, call }) => this.attempt(msg, call)));
-    const schedule = this.ctx.config.WEBHOOK_RETRY_SCHEDULE;
-    const attempts: Recorded[] = work.map(({ msg }, i) => {
-      const r = results[i];
-      const delay = r.outcome === 'retry' && msg.attempt <= schedule.length ? schedule[msg.attempt - 1] : null;
-      return { msg, result: r, next: delay === null ? null : { msg: { ...msg, attempt: msg.attempt + 1, url: r.url }, delay } };
+  private begin(jobs: PgBoss.Job<MessageJob>[]): void {
+    this.inFlight += jobs.length;
+    loadCallContexts(this.ctx.database.db, [...new Set(jobs.map((j) => j.data.callId))])
+      .then((contexts) => {
+        for (const job of jobs) {
+          const call = contexts.get(job.data.callId);
+          // The call was deleted meanwhile: nothing left to send; the job just completes.
+          if (!call || call.userId !== job.data.userId) this.done({ jobId: job.id, msg: job.data, result: null });
+          else
+            this.attempt(job.data, call).then(
+              (result) => this.done({ jobId: job.id, msg: job.data, result }),
+              (err) => this.abandon([job.id], err),
+            );
+        }
+      })
+      .catch((err) => this.abandon(jobs.map((j) => j.id), err));
+  }
+
+  /** Jobs that failed unexpectedly go back to pg-boss, which retries them. */
+  private abandon(ids: string[], err: unknown): void {
+    this.ctx.log.error({ err }, 'webhook attempt failed unexpectedly; the job is retried');
+    this.boss
+      .fail(DELIVER_QUEUE, ids)
+      .catch(() => undefined)
+      .finally(() => this.release(ids.length));
+  }
+
+  private release(n: number): void {
+    const wasFull = this.inFlight >= this.options.maxInFlight;
+    this.inFlight -= n;
+    if (wasFull) this.wake();
+  }
+
+  private done(f: Finished): void {
+    this.finished.push(f);
+    if (this.finished.length >= this.options.flushSize) this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flush(), this.options.flushDelayMs);
+  }
+
+  private flushQueued = false;
+
+  /**
+   * Records what has finished, one group at a time; a group is taken when its turn comes,
+   * so while one is being written the next grows (fewer, larger transactions under load).
+   */
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.flushing = this.flushing.then(async () => {
+      this.flushQueued = false;
+      const group = this.finished;
+      this.finished = [];
+      if (group.length === 0) return;
+      try {
+        await this.record(group);
+      } catch (err) {
+        this.ctx.log.error({ err }, 'recording webhook attempts failed; the jobs are retried');
+        await this.boss.fail(DELIVER_QUEUE, group.map((f) => f.jobId)).catch(() => undefined);
+      } finally {
+        this.release(group.length);
+      }
     });
-    await this.record(attempts);
-    for (const a of attempts) if (a.next) this.notifyAfter(a.next.delay * 1000);
   }
 
   /** One attempt of one message; the assistant's switches decide whether it is made at all. */
@@ -309,44 +401,51 @@ export class WebhookDelivery {
   }
 
   /**
-   * Writes a batch of attempts, the receivers' answers and the next attempts, atomically:
-   * either all of it is committed or none (and the batch is re-run).
+   * Records a group of finished attempts in one transaction: log rows, the receivers'
+   * answers, the next attempts of failed messages, and the completion of their jobs. Either
+   * all of it commits or none (and pg-boss hands the jobs out again).
    */
-  private async record(attempts: Recorded[]): Promise<void> {
-    const rows = attempts.map(({ msg, result: r }) => ({
-      call_id: msg.callId,
-      user_id: msg.userId,
-      message_id: msg.messageId,
-      kind: msg.kind,
-      url: r.url,
-      attempt: msg.attempt,
-      status_code: r.statusCode,
-      duration_ms: r.durationMs,
-      error: r.error,
-      created_at: r.startedAt.toISOString(),
-    }));
-    // The last answer per call in this batch wins (attempts of one call rarely share a batch).
+  private async record(group: Finished[]): Promise<void> {
+    const schedule = this.ctx.config.WEBHOOK_RETRY_SCHEDULE;
+    const rows: Record<string, unknown>[] = [];
+    // The last answer per call in this group wins (attempts of one call rarely share a group).
     const answers = new Map<number, Record<string, unknown>>();
-    for (const { msg, result } of attempts) if (msg.storeResponse && result.response) answers.set(msg.callId, result.response);
-    const nextJobs = attempts
-      .filter((a) => a.next)
-      .map(({ next }) => ({
-        id: jobIdFor(`${next!.msg.messageId}:${next!.msg.attempt}`),
-        name: DELIVER_QUEUE,
-        data: next!.msg,
-        startAfter: String(next!.delay),
-      }));
+    const next: MessageJob[] = [];
+    const delays = new Map<string, number>();
+    for (const { msg, result: r } of group) {
+      if (!r) continue;
+      rows.push({
+        call_id: msg.callId,
+        user_id: msg.userId,
+        message_id: msg.messageId,
+        kind: msg.kind,
+        url: r.url,
+        attempt: msg.attempt,
+        status_code: r.statusCode,
+        duration_ms: r.durationMs,
+        error: r.error,
+        created_at: r.startedAt.toISOString(),
+      });
+      if (msg.storeResponse && r.response) answers.set(msg.callId, r.response);
+      if (r.outcome === 'retry' && msg.attempt <= schedule.length) {
+        const n = { ...msg, attempt: msg.attempt + 1, url: r.url };
+        next.push(n);
+        delays.set(n.messageId, schedule[msg.attempt - 1]);
+      }
+    }
 
     const client = await this.ctx.database.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO webhook_deliveries (call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at)
-         SELECT call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at
-         FROM json_to_recordset($1::json) AS x(call_id int, user_id int, message_id text, kind text, url text, attempt int,
-           status_code int, duration_ms int, error text, created_at timestamptz)`,
-        [JSON.stringify(rows)],
-      );
+      if (rows.length > 0) {
+        await client.query(
+          `INSERT INTO webhook_deliveries (call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at)
+           SELECT call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at
+           FROM json_to_recordset($1::json) AS x(call_id int, user_id int, message_id text, kind text, url text, attempt int,
+             status_code int, duration_ms int, error text, created_at timestamptz)`,
+          [JSON.stringify(rows)],
+        );
+      }
       if (answers.size > 0) {
         await client.query(
           `UPDATE calls SET webhook_response = x.response
@@ -354,7 +453,9 @@ export class WebhookDelivery {
           [JSON.stringify([...answers].map(([id, response]) => ({ id, response })))],
         );
       }
-      if (nextJobs.length > 0) await this.boss.insert(nextJobs, { db: executorOf(client) } as PgBoss.InsertOptions);
+      const executor = executorOf(client);
+      if (next.length > 0) await this.enqueue(next, executor, (j) => String(delays.get(j.messageId)));
+      await this.boss.complete(DELIVER_QUEUE, group.map((f) => f.jobId), { db: executor } as PgBoss.ConnectionOptions);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -362,6 +463,7 @@ export class WebhookDelivery {
     } finally {
       client.release();
     }
+    for (const n of next) this.wakeAfter(delays.get(n.messageId)! * 1000);
   }
 
   /**
@@ -382,19 +484,17 @@ export class WebhookDelivery {
       body,
       storeResponse: i === 0,
     }));
-    await this.boss.insert(
-      jobs.map((data) => ({ id: jobIdFor(`${data.messageId}:1`), name: DELIVER_QUEUE, data })),
-      { db: this.executor } as PgBoss.InsertOptions,
-    );
-    this.notify();
+    await this.enqueue(jobs, this.executor);
+    this.wake();
     return jobs.map((j) => ({ message_id: j.messageId, kind: j.kind, url: j.url }));
   }
 }
 
-interface Recorded {
+/** A finished attempt waiting to be recorded; `result` null = nothing to send (call deleted). */
+interface Finished {
+  jobId: string;
   msg: MessageJob;
-  result: AttemptResult;
-  next: { msg: MessageJob; delay: number } | null;
+  result: AttemptResult | null;
 }
 
 declare module '../context.js' {

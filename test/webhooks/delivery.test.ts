@@ -377,6 +377,27 @@ describe('assistant switches', () => {
   });
 });
 
+describe('isolation', () => {
+  it('does not hold other webhooks behind a hanging receiver', async () => {
+    t.service.ctx.services.webhooks!.options.attemptTimeoutMs = 4000;
+    receiver.answer = (r) => (r.path === '/slow' ? { status: 200, body: '{}', delayMs: 3000 } : { status: 200, body: '{}' });
+    const slow = await webhookAssistant({}, '/slow');
+    const fast = await webhookAssistant({}, '/fast');
+    const hanging = await Promise.all([1, 2, 3].map(() => insertCall(t, alice.id, slow.id)));
+    const quick = await insertCall(t, alice.id, fast.id);
+    for (const c of hanging) await emitFinished(t, c.id, alice.id);
+    const emitted = Date.now();
+    await emitFinished(t, quick.id, alice.id);
+    await waitUntil(() => receiver.received.some((r) => r.path === '/fast'), 5000, 'the fast webhook');
+    const fastAt = receiver.received.find((r) => r.path === '/fast')!.at;
+    expect(fastAt - emitted).toBeLessThan(2500);
+    // The fast one is logged while the slow ones are still waiting for their answers.
+    await waitUntil(async () => (await deliveryLog(alice, quick.id)).length === 1, 2000, 'the fast attempt logged');
+    expect(await deliveryLog(alice, hanging[0].id)).toEqual([]);
+    await waitUntil(async () => (await deliveryLog(alice, hanging[2].id)).length === 1, 8000, 'the slow attempts logged');
+  });
+});
+
 describe('target guard', () => {
   it('refuses a link-local (metadata) address even with ALLOW_PRIVATE_TARGETS, without retrying', async () => {
     const a = await insertAssistant(t, alice.id, { isWebhookActive: true, webhookUrl: 'http://169.254.169.254/latest/meta-data' });
