@@ -16,7 +16,7 @@ import { CallTimers } from './timers.js';
 import { toolFunction, type MidCallTool, type ToolOutcome } from './tool-runner.js';
 import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
 import { STAND_IN_NOTE } from '../providers/llm/stand-in.js';
-import type { Clock } from '../telephony/clock.js';
+import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
 
 /** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
@@ -24,6 +24,8 @@ export const END_CALL_TOOL = 'end-call';
 export const DEFAULT_END_CALL_DESCRIPTION = 'End the call once the conversation has reached its end or the customer wants to finish.';
 export const REENGAGEMENT_LINE = 'Are you still there?';
 export const APOLOGY_LINE = 'I am sorry, I am having technical difficulties. Goodbye.';
+/** A carrier that reports neither an answer nor a failure within this time has lost the call. */
+export const DIAL_TIMEOUT_MS = 120_000;
 /** LLM rounds per turn (tool call → answer → ...), against a model that loops on tools. */
 const MAX_STEPS_PER_TURN = 8;
 
@@ -110,6 +112,7 @@ export class CallSession {
   private pendingTurn = false;
   private customerUtterances = 0;
   private ended = false;
+  private dialTimer: TimerHandle | null = null;
   private resolve!: (result: SessionResult) => void;
   readonly done: Promise<SessionResult>;
 
@@ -149,12 +152,20 @@ export class CallSession {
   /** Places the call and resolves when it is over. */
   run(): Promise<SessionResult> {
     this.deps.leg.onEvent((event) => this.onLegEvent(event));
+    this.dialTimer = this.deps.clock.setTimer(DIAL_TIMEOUT_MS, () => {
+      if (this.ended || this.answeredAt !== null) return;
+      this.deps.log.warn('the carrier reported no outcome in time; giving up on the call');
+      this.ended = true;
+      this.deps.leg.hangUp();
+      this.finish('failed', false);
+    });
     this.deps.leg.start();
     return this.done;
   }
 
   /** Ends the call from outside (service shutdown): status `ended`. */
   stop(reason: string): void {
+    this.deps.clock.clearTimer(this.dialTimer);
     if (this.answeredAt === null && !this.ended) {
       this.ended = true;
       this.timers.stop();
@@ -173,6 +184,7 @@ export class CallSession {
         this.hooks.onRinging?.();
         return;
       case 'unanswered':
+        this.deps.clock.clearTimer(this.dialTimer);
         this.ended = true;
         this.timers.stop();
         this.finish(event.outcome satisfies UnconnectedEnd, false);
@@ -190,6 +202,7 @@ export class CallSession {
   }
 
   private onAnswered(by: AnsweredBy): void {
+    this.deps.clock.clearTimer(this.dialTimer);
     this.answeredBy = by;
     this.answeredAt = this.deps.clock.now();
     this.hooks.onAnswered?.(by);

@@ -185,6 +185,21 @@ describe('who speaks first, voicemail, hang-ups', () => {
   });
 });
 
+describe('a carrier that goes quiet', () => {
+  it('gives up after two minutes without an answer or a failure (failed)', async () => {
+    const clock = new FakeClock();
+    const leg = new ManualLeg();
+    let over = false;
+    const done = new CallSession(settings(), { leg, llm: chatty, tools: noTools, clock, log }).run().then((r) => ((over = true), r));
+    leg.emit({ type: 'ringing' });
+    await clock.advance(119_999);
+    expect(over).toBe(false);
+    await clock.advance(1);
+    expect(await done).toMatchObject({ status: 'failed', connected: false });
+    expect(leg.hungUp).toBe(true);
+  });
+});
+
 describe('LLM stage', () => {
   it('the stand-in calls every mid-call tool once (variables by name, else samples), then ends with the end-call tool', async () => {
     const clock = new FakeClock();
