@@ -19,6 +19,7 @@ declare module '../context.js' {
 
 /** Connections of the dialer's own pool (claims and settlements). */
 const DIALER_POOL_SIZE = 4;
+const SETTLE_CONCURRENCY = 3;
 
 registerBackgroundPart((ctx) => {
   const boss = ctx.services.boss;
@@ -41,10 +42,16 @@ registerBackgroundPart((ctx) => {
     name: 'dialer',
     async start() {
       const events = (ctx.services.callEvents ??= new CallFinishedEvents(boss));
-      await events.subscribe(
+      // A fetched batch is settled SETTLE_CONCURRENCY at a time (one lead row each, so they
+      // do not contend); a failure fails the batch, and settling again is a no-op.
+      await events.subscribeBatch(
         DIALER_QUEUE,
-        async ({ callId }) => {
-          await dialer.onCallFinished(callId);
+        async (batch) => {
+          let next = 0;
+          const worker = async () => {
+            while (next < batch.length) await dialer.onCallFinished(batch[next++].callId);
+          };
+          await Promise.all(Array.from({ length: Math.min(SETTLE_CONCURRENCY, batch.length) }, worker));
         },
         { batchSize: 200, pollingIntervalSeconds: 0.5 },
       );

@@ -1,23 +1,14 @@
 /**
  * The per-user parallel-call limit (`users.max_calls_in_parallel`), shared by every path that
  * creates a live call (campaign dialer, make_call): take the user's lock, count live calls,
- * insert, commit. The lock is a transaction-scoped advisory lock keyed (USER_CALLS_LOCK_CLASS,
+ * insert, commit. The lock is a transaction-scoped advisory lock keyed (USER_CALLS_LOCK,
  * user id), so it holds across all service instances on one database.
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../calls/types.js';
 
-/**
- * First key of the two-int advisory lock `pg_advisory_xact_lock(727101, user_id)`: the same
- * key as the call engine's `USER_CALLS_LOCK` (src/calls/limits.ts), so make_call and the
- * dialer serialise on one lock.
- */
-export const USER_CALLS_LOCK_CLASS = 727_101;
-
-/** Serialises call creation of one user until the transaction ends. */
-export async function lockUserCalls(tx: DbOrTx, userId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${USER_CALLS_LOCK_CLASS}::int, ${userId}::int)`);
-}
+/** The call engine's lock (key `(727101, user_id)`), so make_call and the dialer serialise on one lock. */
+export { lockUserCalls, USER_CALLS_LOCK } from '../calls/limits.js';
 
 /** Live calls (initiated, ringing, in-progress) of the user, and of one campaign of theirs. */
 export async function liveCalls(tx: DbOrTx, userId: number, campaignId?: number): Promise<{ user: number; campaign: number }> {
