@@ -122,6 +122,7 @@ export class WebhookDelivery {
   private running = false;
   private pumpDone: Promise<void> = Promise.resolve();
   private wakeUp: (() => void) | null = null;
+  private woken = false;
   /** Jobs taken and not yet recorded. */
   private inFlight = 0;
   private finished: Finished[] = [];
@@ -172,10 +173,12 @@ export class WebhookDelivery {
     await this.pumpDone;
   }
 
+  /** Wakes the pump; a wake-up while it is busy makes it skip its next pause. */
   private wake(): void {
     const w = this.wakeUp;
     this.wakeUp = null;
-    w?.();
+    if (w) w();
+    else this.woken = true;
   }
 
   private wakeAfter(ms: number): void {
@@ -252,6 +255,10 @@ export class WebhookDelivery {
       // More may be waiting and there is room: go on at once. Otherwise pause until a job
       // is enqueued, a retry falls due, a slot frees up, or the polling interval passes.
       if (full && this.inFlight < options.maxInFlight) continue;
+      if (this.woken) {
+        this.woken = false;
+        if (this.inFlight < options.maxInFlight) continue;
+      }
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => this.wake(), options.pollingIntervalSeconds * 1000);
         this.wakeUp = () => {

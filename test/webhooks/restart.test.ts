@@ -42,7 +42,9 @@ describe('restart safety', () => {
     expect(got[1].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
     expect(got[1].body).toBe(got[0].body);
 
-    const log = await deliveryLog(second.client(alice.token), call.id);
+    const client = second.client(alice.token);
+    await waitUntil(async () => (await deliveryLog(client, call.id)).length === 2, 5000, 'the second attempt logged');
+    const log = await deliveryLog(client, call.id);
     expect(log.map((l) => [l.attempt, l.status_code])).toEqual([[1, 500], [2, 200]]);
     await sleep(1000);
     expect(receiver.received).toHaveLength(2);
