@@ -136,3 +136,20 @@ describe('a fresh service with no configuration', () => {
     });
   });
 });
+
+describe('a process without the call engine (HTTP only)', () => {
+  it('answers 503 instead of accepting calls it cannot run', async () => {
+    const httpOnly = await startTestService({ background: false });
+    try {
+      const user = await httpOnly.createUser();
+      const a = await insertAssistant(httpOnly, user.id);
+      const res = await user.post('/api/user/make_call', { phone_number: '+4915123456700', assistant_id: a.id });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ message: 'The call engine is not running.' });
+      const inbound = await user.post('/api/user/sandbox/inbound-call', { to: '+493012345670', from: '+4915123456700' });
+      expect(inbound.status).toBe(503);
+    } finally {
+      await httpOnly.close();
+    }
+  });
+});
