@@ -95,6 +95,9 @@ describe('one campaign, two instances', () => {
     const dialedB = b.service.ctx.services.dialer!.dialed;
     expect(dialedA + dialedB).toBe(report.calls.length);
     expect(Math.min(dialedA, dialedB)).toBeGreaterThan(0);
+    // Both learned of freed slots from the database NOTIFY (not only from their sweeps).
+    expect(a.service.ctx.services.dialer!.notified).toBeGreaterThan(0);
+    expect(b.service.ctx.services.dialer!.notified).toBeGreaterThan(0);
     const sec = await db.select().from(secondaryContacts).where(eq(secondaryContacts.leadId, busy[0].id));
     expect(sec[0]).toMatchObject({ status: 'completed', attempts: 1 });
   }, 200_000);
