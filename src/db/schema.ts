@@ -16,6 +16,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -293,8 +294,13 @@ export const callCounts = pgTable('call_counts', {
   userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   status: text('status').notNull(),
   type: text('type').notNull(),
+  /**
+   * Calls spread over 16 counter rows per (user, status, type) by id, so one user's many
+   * concurrent calls do not queue on a single row lock; readers sum the shards.
+   */
+  shard: smallint('shard').notNull().default(0),
   n: bigint('n', { mode: 'number' }).notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.userId, t.status, t.type] })]);
+}, (t) => [primaryKey({ columns: [t.userId, t.status, t.type, t.shard] })]);
 
 // ---------------------------------------------------------------- webhooks
 
