@@ -42,7 +42,8 @@ const languageCache = new WeakMap<Db, Promise<{ id: number; name: string; iso_2:
 function cached<T>(cache: WeakMap<Db, Promise<T>>, db: Db, load: () => Promise<T>): Promise<T> {
   let hit = cache.get(db);
   if (!hit) {
-    hit = load();
+    // Drizzle queries are thenables that run again on every await: settle one real promise.
+    hit = (async () => load())();
     hit.catch(() => cache.delete(db));
     cache.set(db, hit);
   }

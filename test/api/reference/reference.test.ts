@@ -105,3 +105,26 @@ describe('models and languages', () => {
     expect((await t.anonymous.get('/api/user/assistants/languages')).status).toBe(401);
   });
 });
+
+describe('reference caching', () => {
+  it('reads languages and models from the database once per process', async () => {
+    const pool = t.service.ctx.database.pool;
+    await alice.get('/api/user/assistants/languages');
+    await alice.get('/api/user/assistants/models');
+    const original = pool.query.bind(pool);
+    let queries = 0;
+    (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      queries++;
+      return (original as (...a: unknown[]) => unknown)(...args);
+    };
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect((await alice.get('/api/user/assistants/languages')).status).toBe(200);
+        expect((await alice.get('/api/user/assistants/models')).status).toBe(200);
+      }
+    } finally {
+      (pool as unknown as { query: unknown }).query = original;
+    }
+    expect(queries).toBe(0);
+  });
+});
