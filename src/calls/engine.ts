@@ -199,7 +199,6 @@ export class CallEngine implements CallService {
           result,
           llm: this.llm,
           rates: { carrierPerMinute: this.ctx.config.CARRIER_COST_PER_MINUTE, platformPerMinute: this.ctx.config.PLATFORM_COST_PER_MINUTE },
-          publicBaseUrl: this.ctx.config.publicBaseUrl,
           log,
         });
         await this.finalize(callId, persisted, result, post, log);

@@ -19,8 +19,6 @@ export interface PostCallInput {
   result: SessionResult;
   llm: LlmProvider;
   rates: { carrierPerMinute: number; platformPerMinute: number };
-  /** Base of recording URLs (PUBLIC_BASE_URL). */
-  publicBaseUrl: string;
   log: Logger;
   /** Limit of the extraction request (default 30 s). */
   timeoutMs?: number;
@@ -74,7 +72,8 @@ export async function runPostCall(input: PostCallInput): Promise<PostCallOutput>
   const { result } = input;
   const durationSec = result.connected ? Math.round(result.talkMs / 1000) : 0;
   const costs = callCosts(durationSec, input.rates);
-  const recordingUrl = result.connected && input.record ? `${input.publicBaseUrl}/recordings/call-${input.callId}.wav` : null;
+  // Only a recording the carrier actually made is linked: never a URL that serves nothing.
+  const recordingUrl = result.connected && input.record ? (result.recordingUrl ?? null) : null;
   let evaluation: Record<string, unknown> = {};
   const wanted = input.postCallSchema.length > 0 || input.postCallEvaluation;
   if (result.connected && wanted) evaluation = await extract(input);

@@ -94,6 +94,8 @@ export interface SessionResult {
   messages: ChatMessage[];
   toolCalls: ToolCallRecord[];
   customerUtterances: number;
+  /** Where the carrier stored the call's audio, when it recorded any (the sandbox records none). */
+  recordingUrl?: string | null;
 }
 
 export class CallSession {

@@ -28,7 +28,6 @@ function input(overrides: Partial<PostCallInput> = {}, llm?: LlmProvider): PostC
     result: result(),
     llm: llm ?? { label: 'x', standIn: false, complete: async () => ({ text: '', toolCalls: [] }), extract: async () => ({}) },
     rates,
-    publicBaseUrl: 'https://sb.example',
     log,
     ...overrides,
   };
@@ -43,9 +42,14 @@ describe('costs', () => {
 });
 
 describe('runPostCall', () => {
-  it('takes the duration in whole seconds, costs and a recording URL when recording', async () => {
+  it('takes the duration in whole seconds, costs, and the carrier\'s recording only when recording', async () => {
     const out = await runPostCall(input({ record: true }));
-    expect(out).toMatchObject({ durationSec: 90, carrierCost: '0.02100000', totalCost: '0.09600000', recordingUrl: 'https://sb.example/recordings/call-7.wav' });
+    expect(out).toMatchObject({ durationSec: 90, carrierCost: '0.02100000', totalCost: '0.09600000', recordingUrl: null });
+    const base = input({ record: true });
+    const recorded = await runPostCall({ ...base, result: { ...base.result, recordingUrl: 'https://carrier.example/rec/7.wav' } });
+    expect(recorded.recordingUrl).toBe('https://carrier.example/rec/7.wav');
+    const notRecording = await runPostCall({ ...input({ record: false }), result: { ...base.result, recordingUrl: 'https://carrier.example/rec/7.wav' } });
+    expect(notRecording.recordingUrl).toBeNull();
   });
 
   it('keeps extracted values of the right type and nulls the rest', async () => {
