@@ -15,7 +15,7 @@ const common = {
 
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       { test: { ...common, name: 'embedded', globalSetup: ['test/support/global-embedded.ts'] } },
       ...(external ? [{ test: { ...common, name: 'external', globalSetup: ['test/support/global-external.ts'] } }] : []),
