@@ -18,12 +18,12 @@ export interface Row {
 export function printTable(title: string, rows: Row[]): void {
   if (rows.length === 0) return;
   const cols = Object.keys(rows[0]);
-  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
   console.log(`\n### ${title}\n`);
   console.log(line(cols));
   console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
+  for (const r of rows) console.log(line(cols.map((c) => String(r[c] ?? ''))));
 }
 
 export interface LoadResult {
