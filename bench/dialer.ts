@@ -22,6 +22,7 @@ import { assistants, calls, campaigns, leads, phoneNumbers } from '../src/db/sch
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
 import { freshExternalDatabase, printTable, type Row } from './lib.js';
+import { inTransaction } from '../src/db/pool.js';
 
 const LEADS = Number(process.env.BENCH_DIALER_LEADS ?? 10_000);
 const PARALLEL = Number(process.env.BENCH_DIALER_PARALLEL ?? 50);
@@ -65,9 +66,7 @@ class InstantEngine implements CallService {
   }
 
   private async finish(callId: number): Promise<void> {
-    const client = await this.ctx.database.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.ctx.database.pool, async (client) => {
       const { rows } = await client.query(
         `update calls set status = 'completed', answered_by = 'human', answered_at = now(), ended_at = now(),
                 transcript = 'AI: Hello.' || chr(10) || 'Customer: Hi.', updated_at = now()
@@ -75,13 +74,7 @@ class InstantEngine implements CallService {
         [callId],
       );
       await this.ctx.services.callEvents?.emit(executorOf(client), { callId, userId: rows[0].user_id });
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async placeCall(input: PlaceCallInput): Promise<{ callId: number }> {

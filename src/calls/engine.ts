@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
+import { inTransaction } from '../db/pool.js';
 import type { PostCallField } from '../db/schema.js';
 import { createLlmProvider, type LlmProvider } from '../providers/llm/index.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
@@ -71,28 +72,16 @@ export class CallEngine implements CallService {
 
   async placeCall(input: PlaceCallInput): Promise<{ callId: number }> {
     // The hot path of make_call: named (prepared) statements on one connection, no query builder.
-    const client = await this.ctx.database.pool.connect();
-    let callId: number;
-    try {
-      await client.query('BEGIN');
+    const callId = await inTransaction(this.ctx.database.pool, async (client) => {
       const locked = await client.query({ name: 'sb_calls_lock_limit', text: LOCK_AND_LIMIT, values: [USER_CALLS_LOCK, input.userId] });
       const limit = locked.rows[0] ? Number(locked.rows[0].max) : 0;
       const inserted = await client.query({ name: 'sb_calls_insert', text: INSERT_CALL, values: insertValues(input, this.ctx.instanceId, limit) });
-      if (inserted.rows[0]) {
-        callId = Number(inserted.rows[0].id);
-      } else {
-        // Nothing inserted: tell a full account from a missing assistant.
-        const live = await client.query({ name: 'sb_calls_live', text: COUNT_LIVE, values: [input.userId] });
-        if (Number(live.rows[0].n) >= limit) throw new CallLimitError(limit);
-        throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
-      }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      if (inserted.rows[0]) return Number(inserted.rows[0].id);
+      // Nothing inserted: tell a full account from a missing assistant.
+      const live = await client.query({ name: 'sb_calls_live', text: COUNT_LIVE, values: [input.userId] });
+      if (Number(live.rows[0].n) >= limit) throw new CallLimitError(limit);
+      throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
+    });
     await this.startCall(callId);
     return { callId };
   }

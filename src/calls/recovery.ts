@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { executorOf, type CallFinishedEvents } from './events.js';
 import { NOW, transitionCall, type CallStatus } from './state-machine.js';
+import { inTransaction } from '../db/pool.js';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** A heartbeat older than this marks its process as dead. */
@@ -56,21 +57,18 @@ export async function recoverOrphans(opts: {
   let ended = 0;
   for (const row of rows) {
     if (row.owner_instance === opts.instanceId && opts.running.has(row.id)) continue;
-    const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      const moved = await transitionCall(client, log, row.id, row.status, 'ended', { endedAt: NOW });
-      if (moved) await opts.events?.emit(executorOf(client), { callId: row.id, userId: moved.userId });
-      await client.query('COMMIT');
+      const moved = await inTransaction(pool, async (client) => {
+        const m = await transitionCall(client, log, row.id, row.status, 'ended', { endedAt: NOW });
+        if (m) await opts.events?.emit(executorOf(client), { callId: row.id, userId: m.userId });
+        return m;
+      });
       if (moved) {
         ended++;
         log.warn({ callId: row.id, from: row.status, owner: row.owner_instance }, 'ended a call left behind by a stopped process');
       }
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
       log.error({ err, callId: row.id }, 'recovering a call failed');
-    } finally {
-      client.release();
     }
   }
   return ended;

@@ -10,6 +10,25 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Runs `fn` on one pooled client inside BEGIN … COMMIT, rolling back when it throws. For
+ * raw-SQL hot paths and for pg-boss jobs that must commit together with our rows.
+ */
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 /** One pool per process; every session speaks UTC so timestamps read back unambiguously. */
 export function connect(url: string, opts: { max?: number; applicationName?: string } = {}): Database {
   const pool = new pg.Pool({

@@ -28,6 +28,7 @@ import { executorOf, type CallFinished, type CallFinishedEvents, type SqlExecuto
 import { BlockedTargetError, OutboundTimeoutError, outboundRequest } from '../lib/outbound.js';
 import { loadCallContexts } from './calls.js';
 import { buildPayload, currentUrl, targetsFor, type CallContext, type WebhookKind } from './payload.js';
+import { inTransaction } from '../db/pool.js';
 
 export const CALL_FINISHED_QUEUE = 'webhooks-call-finished';
 export const DELIVER_QUEUE = 'webhooks-deliver';
@@ -441,9 +442,7 @@ export class WebhookDelivery {
       }
     }
 
-    const client = await this.ctx.database.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.ctx.database.pool, async (client) => {
       if (rows.length > 0) {
         await client.query(
           `INSERT INTO webhook_deliveries (call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at)
@@ -463,13 +462,7 @@ export class WebhookDelivery {
       const executor = executorOf(client);
       if (next.length > 0) await this.enqueue(next, executor, (j) => String(delays.get(j.messageId)));
       await this.boss.complete(DELIVER_QUEUE, group.map((f) => f.jobId), { db: executor } as PgBoss.ConnectionOptions);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
     for (const n of next) this.wakeAfter(delays.get(n.messageId)! * 1000);
   }
 
