@@ -119,38 +119,43 @@ export function isStorableJson(value: unknown): boolean {
   return true;
 }
 
+type Bounds = { min?: number; max?: number };
+
+/**
+ * Applies inclusive bounds with Laravel's wording: "between A and B" when both are set
+ * (for strings only when the minimum is above 0), else "at least" / "not greater than".
+ */
+function bounded<S extends { min(n: number, p: object): S; max(n: number, p: object): S }>(
+  schema: S,
+  { min, max }: Bounds,
+  words: { between(a: number, b: number): string; min(n: number): string; max(n: number): string },
+  betweenFromZero = true,
+): S {
+  if (min !== undefined && max !== undefined && (betweenFromZero || min > 0)) {
+    const between = e(words.between(min, max));
+    return schema.min(min, between).max(max, between);
+  }
+  let out = schema;
+  if (min !== undefined) out = out.min(min, e(words.min(min)));
+  if (max !== undefined) out = out.max(max, e(words.max(max)));
+  return out;
+}
+
+const stringWords = { between: msg.betweenString, min: msg.minString, max: msg.maxString };
+const numberWords = { between: msg.betweenNumber, min: msg.minNumber, max: msg.maxNumber };
+
 export const v = {
-  string(opts: { min?: number; max?: number } = {}) {
-    let s = z.string(e(msg.string)).refine(isStorableText, e(msg.format)) as unknown as z.ZodString;
-    if (opts.min !== undefined && opts.max !== undefined && opts.min > 0) {
-      s = s.min(opts.min, e(msg.betweenString(opts.min, opts.max))).max(opts.max, e(msg.betweenString(opts.min, opts.max)));
-    } else {
-      if (opts.min !== undefined) s = s.min(opts.min, e(msg.minString(opts.min)));
-      if (opts.max !== undefined) s = s.max(opts.max, e(msg.maxString(opts.max)));
-    }
-    return s;
+  string(opts: Bounds = {}) {
+    const s = z.string(e(msg.string)).refine(isStorableText, e(msg.format)) as unknown as z.ZodString;
+    return bounded(s, opts, stringWords, false);
   },
   /** A JSON integer (no strings), optionally bounded. */
-  int(opts: { min?: number; max?: number } = {}) {
-    let s = z.number(e(msg.integer)).int(e(msg.integer));
-    if (opts.min !== undefined && opts.max !== undefined) {
-      s = s.min(opts.min, e(msg.betweenNumber(opts.min, opts.max))).max(opts.max, e(msg.betweenNumber(opts.min, opts.max)));
-    } else {
-      if (opts.min !== undefined) s = s.min(opts.min, e(msg.minNumber(opts.min)));
-      if (opts.max !== undefined) s = s.max(opts.max, e(msg.maxNumber(opts.max)));
-    }
-    return s;
+  int(opts: Bounds = {}) {
+    return bounded(z.number(e(msg.integer)).int(e(msg.integer)), opts, numberWords);
   },
   /** A JSON number, optionally bounded (inclusive). */
-  number(opts: { min?: number; max?: number } = {}) {
-    let s = z.number(e(msg.number));
-    if (opts.min !== undefined && opts.max !== undefined) {
-      s = s.min(opts.min, e(msg.betweenNumber(opts.min, opts.max))).max(opts.max, e(msg.betweenNumber(opts.min, opts.max)));
-    } else {
-      if (opts.min !== undefined) s = s.min(opts.min, e(msg.minNumber(opts.min)));
-      if (opts.max !== undefined) s = s.max(opts.max, e(msg.maxNumber(opts.max)));
-    }
-    return s;
+  number(opts: Bounds = {}) {
+    return bounded(z.number(e(msg.number)), opts, numberWords);
   },
   bool() {
     return z.boolean(e(msg.boolean));
