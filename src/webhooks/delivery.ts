@@ -202,22 +202,7 @@ export class WebhookDelivery {
       // A call deleted meanwhile has nothing left to send; an event delivered twice, once.
       if (!call || call.userId !== e.userId || seen.has(call.callId)) continue;
       seen.add(call.callId);
-      const targets = targetsFor(call);
-      if (targets.length === 0) continue;
-      const body = JSON.stringify(buildPayload(call));
-      targets.forEach((t, i) =>
-        jobs.push({
-          messageId: autoMessageId(call, t.kind),
-          callId: call.callId,
-          userId: call.userId,
-          kind: t.kind,
-          attempt: 1,
-          url: t.url,
-          body,
-          // The post-call answer wins when both webhooks go out (it comes first).
-          storeResponse: i === 0,
-        }),
-      );
+      jobs.push(...firstAttempts(call, targetsFor(call), (kind) => autoMessageId(call, kind)));
     }
     if (jobs.length === 0) return;
     await this.enqueue(jobs, this.executor);
@@ -471,23 +456,35 @@ export class WebhookDelivery {
    * the call is the user's. Returns the messages queued (empty when no webhook is configured).
    */
   async resend(call: CallContext): Promise<{ message_id: string; kind: WebhookKind; url: string }[]> {
-    const targets = targetsFor(call, { manual: true });
-    if (targets.length === 0) return [];
-    const body = JSON.stringify(buildPayload(call));
-    const jobs: MessageJob[] = targets.map((t, i) => ({
-      messageId: randomMessageId(),
-      callId: call.callId,
-      userId: call.userId,
-      kind: t.kind,
-      attempt: 1,
-      url: t.url,
-      body,
-      storeResponse: i === 0,
-    }));
+    const jobs = firstAttempts(call, targetsFor(call, { manual: true }), () => randomMessageId());
+    if (jobs.length === 0) return [];
     await this.enqueue(jobs, this.executor);
     this.wake();
     return jobs.map((j) => ({ message_id: j.messageId, kind: j.kind, url: j.url }));
   }
+}
+
+/**
+ * The first attempt of each webhook a call sends, one payload for all. The post-call
+ * receiver's answer is the one stored when both webhooks go out (it comes first).
+ */
+function firstAttempts(
+  call: CallContext,
+  targets: ReturnType<typeof targetsFor>,
+  messageIdOf: (kind: WebhookKind) => string,
+): MessageJob[] {
+  if (targets.length === 0) return [];
+  const body = JSON.stringify(buildPayload(call));
+  return targets.map((t, i) => ({
+    messageId: messageIdOf(t.kind),
+    callId: call.callId,
+    userId: call.userId,
+    kind: t.kind,
+    attempt: 1,
+    url: t.url,
+    body,
+    storeResponse: i === 0,
+  }));
 }
 
 /** A finished attempt waiting to be recorded; `result` null = nothing to send (call deleted). */
