@@ -26,7 +26,7 @@ import { runMigrations } from '../src/db/migrate.js';
 import { connect } from '../src/db/pool.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import { freshExternalDatabase, printTable, root, tempDir, type Row } from './lib.js';
+import { freshExternalDatabase, printTable, root, stopChild, tempDir, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const USERS = 100;
@@ -159,13 +159,7 @@ export async function serve(databaseUrl: string): Promise<{ url: string; stop():
   });
   return {
     url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    },
+    stop: () => stopChild(child),
   };
 }
 
