@@ -28,7 +28,6 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 export const LIVE_STATUSES = ['initiated', 'ringing', 'in-progress'] as const satisfies readonly CallStatus[];
 export type LiveStatus = (typeof LIVE_STATUSES)[number];
 export type EndStatus = Exclude<CallStatus, LiveStatus>;
-export type ConnectedEnd = 'completed' | 'ended_by_customer' | 'ended_by_assistant' | 'ended';
 export type UnconnectedEnd = 'busy' | 'no-answer' | 'failed';
 
 const TRANSITIONS: Record<CallStatus, readonly CallStatus[]> = {

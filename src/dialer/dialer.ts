@@ -27,7 +27,8 @@ import type { Logger } from 'pino';
 import type { CallService, DbOrTx } from '../calls/types.js';
 import type { Db } from '../db/pool.js';
 import { liveCalls, lockUserCalls } from './limits.js';
-import { classify, LIVE_CALL_STATUSES, type FinishedCall } from './outcome.js';
+import { isLive, LIVE_STATUSES } from '../calls/state-machine.js';
+import { classify, type FinishedCall } from './outcome.js';
 import { isWindowOpen } from './window.js';
 
 export const SLOT_CHANNEL = 'switchboard_call_slot';
@@ -78,7 +79,7 @@ export interface SettleResult {
   reason: string;
 }
 
-const LIVE = sql.raw(LIVE_CALL_STATUSES.map((s) => `'${s}'`).join(', '));
+const LIVE = sql.raw(LIVE_STATUSES.map((s) => `'${s}'`).join(', '));
 
 function rows<T>(res: { rows: unknown[] }): T[] {
   return res.rows as T[];
@@ -416,7 +417,7 @@ export class Dialer {
          where id = ${lead.id}`);
       return { leadId: lead.id, campaignId: lead.campaign_id, outcome: 'released', reason: 'call record deleted' };
     }
-    if ((LIVE_CALL_STATUSES as readonly string[]).includes(call.status)) return null; // not finished yet
+    if (isLive(call.status)) return null; // not finished yet
 
     const outcome = classify(call, {
       retryOnVoicemail: lead.retry_on_voicemail,

@@ -6,9 +6,7 @@
  * - `retry`: the attempt counts against the contact; retried after `retry_interval` until
  *   `max_retries`, then the next contact.
  */
-
-export const LIVE_CALL_STATUSES = ['initiated', 'ringing', 'in-progress'] as const;
-export const FINAL_CALL_STATUSES = ['busy', 'no-answer', 'failed', 'completed', 'ended', 'ended_by_customer', 'ended_by_assistant'] as const;
+import { isLive } from '../calls/state-machine.js';
 
 export interface FinishedCall {
   status: string;
@@ -41,7 +39,7 @@ function customerSpoke(transcript: string): boolean {
 export function classify(call: FinishedCall, rules: RetryRules): Outcome {
   const { status } = call;
   if (status === 'busy' || status === 'no-answer' || status === 'failed') return { kind: 'retry', reason: status };
-  if ((LIVE_CALL_STATUSES as readonly string[]).includes(status)) {
+  if (isLive(status)) {
     // Not final: never settled from here (the caller checks), but never a completion either.
     return { kind: 'retry', reason: `not final (${status})` };
   }

@@ -30,7 +30,6 @@ declare module 'fastify' {
   }
 }
 
-export type App = FastifyInstance;
 
 /** Raised by the schema validator; turned into 404 (path params) or 422 (everything else). */
 class RequestValidationError extends Error {

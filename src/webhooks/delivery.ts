@@ -34,7 +34,6 @@ export const CALL_FINISHED_QUEUE = 'webhooks-call-finished';
 export const DELIVER_QUEUE = 'webhooks-deliver';
 
 /** Call statuses of a call that has not ended yet. */
-export const LIVE_STATUSES = ['initiated', 'ringing', 'in-progress'];
 
 /** One attempt of one message, as a job on the deliver queue. */
 export interface MessageJob {

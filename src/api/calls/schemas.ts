@@ -5,16 +5,14 @@
  * Laravel (ConvertEmptyStringsToNull), so a client that always sends every filter key works.
  */
 import { z } from 'zod';
-import { CALL_STATUSES, LIVE_STATUSES } from '../../calls/state-machine.js';
+import { CALL_STATUSES } from '../../calls/state-machine.js';
 import { pageQuery } from '../../http/pagination.js';
 import { isStorableText, msg, v } from '../../http/validation.js';
 
 /** The ten statuses of spec 3.3 and the live ones come from the state machine (one place). */
 export { CALL_STATUSES };
-export const LIVE_CALL_STATUSES = LIVE_STATUSES;
 
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
-export type CallType = (typeof CALL_TYPES)[number];
 
 const INT4_MAX = 2_147_483_647;
 

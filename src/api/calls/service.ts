@@ -11,7 +11,8 @@ import { and, eq, getTableColumns, inArray, notInArray, sql, type SQL } from 'dr
 import type { Db } from '../../db/pool.js';
 import { callCounts, calls } from '../../db/schema.js';
 import { toE164 } from '../../lib/phone.js';
-import { LIVE_CALL_STATUSES, type ListCallsQuery } from './schemas.js';
+import { LIVE_STATUSES } from '../../calls/state-machine.js';
+import type { ListCallsQuery } from './schemas.js';
 
 /**
  * The store of call recordings, installed as `ctx.services.recordings` by the engine when it
@@ -184,7 +185,7 @@ export async function deleteCall(db: Db, userId: number, id: number): Promise<De
   const owned = and(eq(calls.id, id), eq(calls.userId, userId));
   const [row] = await db
     .delete(calls)
-    .where(and(owned, notInArray(calls.status, [...LIVE_CALL_STATUSES])))
+    .where(and(owned, notInArray(calls.status, [...LIVE_STATUSES])))
     .returning();
   if (row) return { kind: 'deleted', row };
   const [still] = await db.select({ id: calls.id }).from(calls).where(owned);

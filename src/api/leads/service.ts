@@ -4,6 +4,7 @@
  * the campaign row (FOR KEY SHARE), so the campaign cannot vanish underneath.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { LIVE_STATUSES } from '../../calls/state-machine.js';
 import type { DbOrTx } from '../../calls/types.js';
 import type { Db } from '../../db/pool.js';
 import { calls, campaigns, leads, secondaryContacts } from '../../db/schema.js';
@@ -15,7 +16,6 @@ import type { CreateLeadInput, LeadStatus, UpdateLeadInput } from './schemas.js'
 import type { LeadRow, SecondaryContactRow } from './serializer.js';
 
 /** Call statuses of a call still running (CONTRACT §6). */
-export const LIVE_CALL_STATUSES = ['initiated', 'ringing', 'in-progress'] as const;
 
 export const STATUS_IS_AUTOMATIC = 'The status is assigned automatically and cannot be set manually.';
 
@@ -34,7 +34,7 @@ async function callInProgress(tx: DbOrTx, lead: LeadRow): Promise<boolean> {
   const [call] = await tx
     .select({ id: calls.id })
     .from(calls)
-    .where(and(eq(calls.id, lead.currentCallId), inArray(calls.status, [...LIVE_CALL_STATUSES])));
+    .where(and(eq(calls.id, lead.currentCallId), inArray(calls.status, [...LIVE_STATUSES])));
   return Boolean(call);
 }
 

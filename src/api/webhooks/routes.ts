@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { HttpError, notFound } from '../../http/errors.js';
 import { idParam, messageSchema, typed } from '../../http/route.js';
 import { loadCallContexts } from '../../webhooks/calls.js';
-import { LIVE_STATUSES } from '../../webhooks/delivery.js';
+import { isLive } from '../../calls/state-machine.js';
 import { targetsFor } from '../../webhooks/payload.js';
 import { deliverySchema, serializeDelivery } from './serializer.js';
 import { callBelongsTo, getWebhookSecret, listDeliveries, rotateWebhookSecret } from './service.js';
@@ -75,7 +75,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   }, async (req) => {
     const call = (await loadCallContexts(db, [req.params.id])).get(req.params.id);
     if (!call || call.userId !== req.user.id) throw notFound(CALL_NOT_FOUND);
-    if (LIVE_STATUSES.includes(call.status)) throw new HttpError(422, CALL_LIVE_MESSAGE);
+    if (isLive(call.status)) throw new HttpError(422, CALL_LIVE_MESSAGE);
     if (targetsFor(call, { manual: true }).length === 0) throw new HttpError(422, NO_WEBHOOK_MESSAGE);
     const delivery = app.ctx.services.webhooks;
     if (!delivery) throw new HttpError(503, 'Webhook delivery is not running in this process.');
