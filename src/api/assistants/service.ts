@@ -6,7 +6,8 @@
  */
 import { and, asc, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
-import { assistants, assistantTools, languages, llmModels, phoneNumbers, tools, voices } from '../../db/schema.js';
+import { assistants, assistantTools, phoneNumbers, tools, voices } from '../../db/schema.js';
+import { listLanguages, listModels } from '../reference/service.js';
 import { ErrorBag, HttpError } from '../../http/errors.js';
 import { attributeName } from '../../http/validation.js';
 import { fieldOf, type Normalized } from './aliases.js';
@@ -79,7 +80,27 @@ interface Resolved {
  * database. `current` is the stored assistant on update, null on create. Throws a 422 with
  * all failures at once.
  */
-export async function resolve(tx: Exec, userId: number, n: Normalized, current: AssistantRow | null): Promise<Resolved> {
+/** The reference lists an assistant names (cached per process, src/api/reference/service.ts). */
+export interface References {
+  languages: readonly { id: number; name: string }[];
+  models: readonly { id: number; name: string }[];
+}
+
+export async function referencesOf(db: Db): Promise<References> {
+  const [langs, models] = await Promise.all([listLanguages(db), listModels(db)]);
+  return { languages: langs, models };
+}
+
+const byName = <T extends { name: string }>(list: readonly T[], name: string) =>
+  list.find((x) => x.name.toLowerCase() === name.toLowerCase());
+
+export async function resolve(
+  tx: Exec,
+  userId: number,
+  n: Normalized,
+  current: AssistantRow | null,
+  refs: References,
+): Promise<Resolved> {
   const val = n.values;
   const errors = new ErrorBag().merge(n.errors.errors);
   const field = (key: string, fallback = key) => fieldOf(n, key, fallback);
@@ -94,23 +115,20 @@ export async function resolve(tx: Exec, userId: number, n: Normalized, current: 
   // ---- language: a name from the list and/or an id from the list (alias)
   let language: { id: number; name: string } | undefined;
   if (val.language !== undefined) {
-    const [row] = await tx
-      .select({ id: languages.id, name: languages.name })
-      .from(languages)
-      .where(sql`lower(${languages.name}) = lower(${val.language})`);
-    if (row) language = row;
+    const row = byName(refs.languages, val.language);
+    if (row) language = { id: row.id, name: row.name };
     else errors.add('language', 'The selected language is invalid.');
   }
   if (val.language_id !== undefined) {
-    const [row] = await tx.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.id, val.language_id));
+    const row = refs.languages.find((l) => l.id === val.language_id);
     if (!row) errors.add('language_id', 'The selected language id is invalid.');
     else if (language && language.id !== row.id) errors.add('language_id', 'The language id field must match language.');
-    else language = row;
+    else language = { id: row.id, name: row.name };
   }
   if (!language && !current && val.language === undefined && val.language_id === undefined) {
-    const [english] = await tx.select({ id: languages.id, name: languages.name }).from(languages).where(eq(languages.name, 'English'));
-    const [first] = english ? [english] : await tx.select({ id: languages.id, name: languages.name }).from(languages).orderBy(asc(languages.id)).limit(1);
-    language = first;
+    // Default English, else the first language of the list (ordered by id).
+    const first = refs.languages.find((l) => l.name === 'English') ?? refs.languages[0];
+    if (first) language = { id: first.id, name: first.name };
   }
   if (language) {
     patch.language = language.name;
@@ -120,19 +138,18 @@ export async function resolve(tx: Exec, userId: number, n: Normalized, current: 
   // ---- LLM model: a name from the list and/or an id (alias)
   let modelId: number | undefined;
   if (val.llm_model !== undefined) {
-    const [row] = await tx.select({ id: llmModels.id }).from(llmModels).where(sql`lower(${llmModels.name}) = lower(${val.llm_model})`);
+    const row = byName(refs.models, val.llm_model);
     if (row) modelId = row.id;
     else errors.add('llm_model', 'The selected llm model is invalid.');
   }
   if (val.llm_model_id !== undefined) {
-    const [row] = await tx.select({ id: llmModels.id }).from(llmModels).where(eq(llmModels.id, val.llm_model_id));
+    const row = refs.models.find((m) => m.id === val.llm_model_id);
     if (!row) errors.add('llm_model_id', 'The selected llm model id is invalid.');
     else if (modelId !== undefined && modelId !== row.id) errors.add('llm_model_id', 'The llm model id field must match llm model.');
     else modelId = row.id;
   }
   if (modelId === undefined && !current && val.llm_model === undefined && val.llm_model_id === undefined) {
-    const [first] = await tx.select({ id: llmModels.id }).from(llmModels).orderBy(asc(llmModels.id)).limit(1);
-    modelId = first?.id;
+    modelId = refs.models[0]?.id;
   }
   if (modelId !== undefined) patch.llmModelId = modelId;
 
@@ -273,8 +290,9 @@ const numberTaken = () =>
 
 export async function createAssistant(db: Db, userId: number, n: Normalized): Promise<AssistantRow> {
   try {
+    const refs = await referencesOf(db);
     return await db.transaction(async (tx) => {
-      const { patch, toolIds } = await resolve(tx, userId, n, null);
+      const { patch, toolIds } = await resolve(tx, userId, n, null, refs);
       const [row] = await tx
         .insert(assistants)
         .values({ ...patch, userId, name: patch.name!, type: patch.type!, voiceId: patch.voiceId! })
@@ -300,10 +318,11 @@ export async function updateAssistant(
   onFailure: (err: unknown) => void = () => undefined,
 ): Promise<AssistantRow | null> {
   try {
+    const refs = await referencesOf(db);
     return await db.transaction(async (tx) => {
       const current = await findAssistant(tx, userId, id, true);
       if (!current) return null;
-      const { patch, toolIds } = await resolve(tx, userId, n, current);
+      const { patch, toolIds } = await resolve(tx, userId, n, current, refs);
       const [row] = await tx
         .update(assistants)
         .set({ ...patch, updatedAt: sql`now()` })
