@@ -144,6 +144,12 @@ function bounded<S extends { min(n: number, p: object): S; max(n: number, p: obj
 const stringWords = { between: msg.betweenString, min: msg.minString, max: msg.maxString };
 const numberWords = { between: msg.betweenNumber, min: msg.minNumber, max: msg.maxNumber };
 
+/** The largest id our serial (int4) columns hold. */
+export const MAX_ID = 2_147_483_647;
+
+/** A positive integer an id column can hold. */
+export const isDbId = (n: number) => Number.isSafeInteger(n) && n > 0 && n <= MAX_ID;
+
 export const v = {
   string(opts: Bounds = {}) {
     const s = z.string(e(msg.string)).refine(isStorableText, e(msg.format)) as unknown as z.ZodString;
@@ -179,7 +185,7 @@ export const v = {
         ctx.addIssue({ code: 'custom', message: msg.integer, input: x });
         return z.NEVER;
       }
-      if (n < 1 || n > 2_147_483_647) {
+      if (!isDbId(n)) {
         ctx.addIssue({ code: 'custom', message: msg.in, input: x });
         return z.NEVER;
       }

@@ -9,7 +9,7 @@
  * "Assistants and client aliases", for the list and the reasons.
  */
 import { ErrorBag, ValidationError } from '../../http/errors.js';
-import { attributeName } from '../../http/validation.js';
+import { attributeName, isStorableJson, isStorableText } from '../../http/validation.js';
 import type { AssistantBody } from './schemas.js';
 
 /** A setting of the record that the request may name in two ways. */
@@ -169,16 +169,6 @@ export function foldEndCallTool(body: unknown, message: string): unknown {
   return { ...rest, [flat]: nested.description };
 }
 
-/** Text PostgreSQL cannot store: NUL, and UTF-16 surrogates without their pair (they break jsonb). */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function hasUnstorable(x: unknown): boolean {
-  if (typeof x === 'string') return UNSTORABLE.test(x);
-  if (Array.isArray(x)) return x.some(hasUnstorable);
-  if (isObject(x)) return Object.entries(x).some(([k, val]) => UNSTORABLE.test(k) || hasUnstorable(val));
-  return false;
-}
-
 /**
  * Runs before schema validation on every assistant route with a body: a body that is not a
  * JSON object counts as `{}`; text the database cannot store is a 422 "format is invalid"
@@ -186,7 +176,7 @@ function hasUnstorable(x: unknown): boolean {
  */
 export function prepareBody(body: unknown, message?: string): Record<string, unknown> {
   if (!isObject(body)) return {};
-  const bad = Object.keys(body).filter((k) => UNSTORABLE.test(k) || hasUnstorable(body[k]));
+  const bad = Object.keys(body).filter((k) => !isStorableText(k) || !isStorableJson(body[k]));
   if (bad.length) {
     throw new ValidationError(Object.fromEntries(bad.map((k) => [k, [`The ${attributeName([k])} field format is invalid.`]])), message);
   }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.js';
 import { paginate } from '../../http/pagination.js';
-import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
+import { idParam, messageSchema, pathId, typed, validationSchema } from '../../http/route.js';
 import { foldEndCallTool, normalize, prepareBody } from './aliases.js';
 import {
   assistantPageSchema,
@@ -81,8 +81,8 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
    * (as for tools), so a second user learns nothing from validation answers.
    */
   const preValidationUpdate = async (req: { body: unknown; params: unknown; user: { id: number } }) => {
-    const id = (req.params as { id?: string }).id ?? '';
-    if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647 || !(await findAssistant(db, req.user.id, Number(id)))) {
+    const id = pathId().safeParse((req.params as { id?: string }).id);
+    if (!id.success || !(await findAssistant(db, req.user.id, id.data))) {
       throw notFound(NOT_FOUND);
     }
     await preValidation(req);

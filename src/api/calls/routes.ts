@@ -2,8 +2,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, notFound } from '../../http/errors.js';
 import { paginate, pageSchema } from '../../http/pagination.js';
-import { messageSchema, typed, validationSchema } from '../../http/route.js';
-import { callIdParam, listCallsQuery } from './schemas.js';
+import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
+import { listCallsQuery } from './schemas.js';
 import { callRecordSchema, serializeCall } from './serializer.js';
 import { deleteCall, filtersOf, findCall, listCalls } from './service.js';
 
@@ -54,7 +54,7 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'One of the caller\'s calls',
-      params: callIdParam,
+      params: idParam,
       response: { 200: callRecordSchema, 404: messageSchema },
     },
     config: { notFoundMessage: CALL_NOT_FOUND },
@@ -68,7 +68,7 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'Delete one of the caller\'s calls and its recording; a call still running is refused (409)',
-      params: callIdParam,
+      params: idParam,
       response: { 200: messageSchema, 404: messageSchema, 409: messageSchema },
     },
     config: { notFoundMessage: CALL_NOT_FOUND },

@@ -7,14 +7,13 @@
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../calls/state-machine.js';
 import { pageQuery } from '../../http/pagination.js';
-import { isStorableText, msg, v } from '../../http/validation.js';
+import { isStorableText, MAX_ID, msg, v } from '../../http/validation.js';
 
 /** The ten statuses of spec 3.3 and the live ones come from the state machine (one place). */
 export { CALL_STATUSES };
 
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
 
-const INT4_MAX = 2_147_483_647;
 
 /** An optional query value: a string, where '' means "not sent", then checked by `inner`. */
 function optionalQuery<T extends z.ZodType<unknown, string>>(inner: T) {
@@ -30,7 +29,7 @@ const idString = z
   .string()
   .regex(/^-?\d+$/, { error: msg.integer })
   .transform(Number)
-  .pipe(v.int({ min: 1, max: INT4_MAX }));
+  .pipe(v.int({ min: 1, max: MAX_ID }));
 
 /** True for a real proleptic-Gregorian calendar date with a four-digit year from 0001. */
 export function isCalendarDate(value: string): boolean {
@@ -84,11 +83,3 @@ export const listCallsQuery = z
   });
 export type ListCallsQuery = z.output<typeof listCallsQuery>;
 
-/** A call id in the path: a positive int4; anything else is answered 404 `Call not found`. */
-export const callIdParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/)
-    .transform(Number)
-    .refine((n) => n <= INT4_MAX),
-});

@@ -7,12 +7,6 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
-/** The largest value a PostgreSQL `integer` id can take. */
-export const MAX_DB_ID = 2_147_483_647;
-
-/** True when `n` can name a row at all; other integers name nothing (answered 404). */
-export const isDbId = (n: number) => Number.isSafeInteger(n) && n > 0 && n <= MAX_DB_ID;
-
 /**
  * An identifier field of a body: a JSON integer or a string of digits (CONTRACT §1), read
  * as a number. Anything else is 422 "must be an integer"; a missing or null value reads

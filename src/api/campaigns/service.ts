@@ -10,7 +10,8 @@ import { assistants, campaigns } from '../../db/schema.js';
 import type { DbOrTx } from '../../calls/types.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import type { CampaignRow } from './serializer.js';
-import { isDbId, type CampaignStatus, type CreateCampaignInput } from './schemas.js';
+import { isDbId } from '../../http/validation.js';
+import type { CampaignStatus, CreateCampaignInput } from './schemas.js';
 
 export const ASSISTANT_NOT_FOUND = 'Assistant not found or not an outbound assistant.';
 

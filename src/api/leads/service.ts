@@ -10,7 +10,7 @@ import type { Db } from '../../db/pool.js';
 import { calls, campaigns, leads, secondaryContacts } from '../../db/schema.js';
 import { fieldError, HttpError, notFound } from '../../http/errors.js';
 import { toE164 } from '../../lib/phone.js';
-import { isDbId } from '../campaigns/schemas.js';
+import { isDbId } from '../../http/validation.js';
 import { findOwnedCampaign } from '../campaigns/service.js';
 import type { CreateLeadInput, LeadStatus, UpdateLeadInput } from './schemas.js';
 import type { LeadRow, SecondaryContactRow } from './serializer.js';

@@ -2,9 +2,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { notFound, ValidationError, type FieldErrors } from '../../http/errors.js';
-import { messageSchema, typed, validationSchema } from '../../http/route.js';
+import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
 import { laravelErrors } from '../../http/validation.js';
-import { asObject, createToolBody, summarize, toolIdParam, updateToolBody } from './schemas.js';
+import { asObject, createToolBody, summarize, updateToolBody } from './schemas.js';
 import { serializeTool, toolSchema } from './serializer.js';
 import { createTool, deleteTool, findTool, listTools, updateTool } from './service.js';
 
@@ -65,7 +65,7 @@ export async function toolRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'Read one of the caller\'s tools',
-      params: toolIdParam,
+      params: idParam,
       response: { 200: toolSchema, 404: messageSchema },
     },
     config: { notFoundMessage: NOT_FOUND },
@@ -79,7 +79,7 @@ export async function toolRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'Update a tool: only supplied fields change; headers and schema, when supplied, replace the stored ones',
-      params: toolIdParam,
+      params: idParam,
       body: updateToolBody,
       response: {
         200: z.object({ message: z.literal('Tool erfolgreich aktualisiert'), data: toolSchema }),
@@ -110,7 +110,7 @@ export async function toolRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'Delete a tool; it is detached from every assistant',
-      params: toolIdParam,
+      params: idParam,
       response: { 200: messageSchema, 404: messageSchema },
     },
     config: { notFoundMessage: NOT_FOUND },

@@ -90,10 +90,6 @@ export const updateToolBody = z.object({
 export type CreateToolInput = z.output<typeof createToolBody>;
 export type UpdateToolInput = z.output<typeof updateToolBody>;
 
-/** A path id: a positive integer that fits the id column; anything else is a 404. */
-export const toolIdParam = z.object({
-  id: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number).refine((n) => n <= 2_147_483_647),
-});
 
 /** A body that is not a JSON object (array, string, null) counts as an empty one. */
 export function asObject(body: unknown): Record<string, unknown> {
