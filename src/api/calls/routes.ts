@@ -39,7 +39,7 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (req) => {
     const q = req.query;
-    const { total, rows } = await listCalls(db, req.user.id, filtersOf(q), q.page, q.per_page, config.DEFAULT_PHONE_REGION);
+    const { total, rows } = await listCalls(app.ctx.database, req.user.id, filtersOf(q), q.page, q.per_page, config.DEFAULT_PHONE_REGION);
     return paginate({
       path: `${config.publicBaseUrl}/api/user/calls`,
       query: rawQuery(req),

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calls } from '../../../src/db/schema.js';
 import { insertAssistant, insertCampaign } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 import { insertCall, insertCalls } from './support.js';
@@ -256,6 +258,30 @@ describe('GET /api/user/calls — filters', () => {
 
   it('combines filters with AND', async () => {
     expect(await ids(u, `?assistant_id=${a1}&campaign_id=${c1}&type=outbound&date_from=2026-03-02`)).toEqual([byStatus.get('busy')]);
+  });
+
+  it('answers every combination of the seven filters with exactly the matching calls and their total', async () => {
+    // Each combination is its own prepared statement (src/api/calls/service.ts); the values are
+    // those of the 'busy' call, so every combination matches at least that one.
+    const mine = await t.service.ctx.database.db.select().from(calls).where(eq(calls.userId, u.id));
+    const target = mine.find((c) => c.status === 'busy')!;
+    const filters = [
+      { param: `status=${target.status}`, match: (c: typeof target) => c.status === target.status },
+      { param: `type=${target.type}`, match: (c: typeof target) => c.type === target.type },
+      { param: `phone_number=${encodeURIComponent(target.clientPhoneNumber)}`, match: (c: typeof target) => c.clientPhoneNumber === target.clientPhoneNumber },
+      { param: `assistant_id=${target.assistantId}`, match: (c: typeof target) => c.assistantId === target.assistantId },
+      { param: `campaign_id=${target.campaignId}`, match: (c: typeof target) => c.campaignId === target.campaignId },
+      { param: 'date_from=2026-03-02', match: (c: typeof target) => c.createdAt >= '2026-03-02' },
+      { param: 'date_to=2026-03-08', match: (c: typeof target) => c.createdAt < '2026-03-09' },
+    ];
+    const newestFirst = [...mine].sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1));
+    for (let mask = 0; mask < 1 << filters.length; mask++) {
+      const chosen = filters.filter((_, i) => mask & (1 << i));
+      const expected = newestFirst.filter((c) => chosen.every((f) => f.match(c))).map((c) => c.id);
+      const res = await u.get(`/api/user/calls?per_page=2&${chosen.map((f) => f.param).join('&')}`);
+      expect(res.status).toBe(200);
+      expect({ mask, total: res.body.total, ids: res.body.data.map((c: any) => c.id) }).toEqual({ mask, total: expected.length, ids: expected.slice(0, 2) });
+    }
   });
 });
 
