@@ -285,6 +285,40 @@ describe('GET /api/user/calls — filters', () => {
   });
 });
 
+describe('GET /api/user/calls — records', () => {
+  it('lists each call as the same record as reading it alone, also for text to escape and JSON that is not an object', async () => {
+    // The list reads its rows as arrays of the record's columns; the single read goes through drizzle.
+    const u = await t.createUser();
+    const plain = await insertCall(t, u.id, {
+      transcript: 'AI: "Hi" \\ there\n\tCustomer: Grüße 👋 \u0001',
+      variables: { b: 2, a: [1, { x: null }], big: 12.5 },
+      evaluation: { status: true, summary: 'ok' },
+      carrierCost: '0.01493333',
+      totalCost: '0.00000001',
+      campaignName: null,
+      recordingUrl: 'https://rec.example.test/1?a=1&b=2',
+      createdAt: '2026-03-05 12:00:00.123456+00',
+    });
+    const odd = await insertCall(t, u.id, { createdAt: '2026-03-04 12:00:00+00' });
+    await t.service.ctx.database.pool.query(
+      `UPDATE calls SET variables = '[1, 2]', evaluation = 'null', webhook_response = '"text"' WHERE id = $1`,
+      [odd.id],
+    );
+    const list = await u.get('/api/user/calls');
+    expect(list.status).toBe(200);
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(list.body.data.map((c: any) => c.id)).toEqual([plain.id, odd.id]);
+    for (const listed of list.body.data) {
+      const alone = await u.get(`/api/user/calls/${listed.id}`);
+      expect(alone.status).toBe(200);
+      expect(listed).toEqual(alone.body);
+      expect(Object.keys(listed)).toEqual(Object.keys(alone.body));
+    }
+    expect(list.body.data[1]).toMatchObject({ variables: { body: [1, 2] }, evaluation: {}, webhook_response: { body: 'text' } });
+    expect(list.body.data[0].total_cost).toBe(0.00000001);
+  });
+});
+
 describe('GET /api/user/calls — date range (inclusive whole UTC days)', () => {
   let u: TestUser;
   const at = new Map<string, number>();
