@@ -68,16 +68,15 @@ export interface PaginateInput<T> {
 export function paginate<T>(input: PaginateInput<T>): Page<T> {
   const { path, page, perPage, total, items } = input;
   const last = Math.max(Math.ceil(total / perPage), 1);
-  const kept = Object.entries(input.query).filter(([k, val]) => k !== 'page' && val !== undefined);
-  const url = (p: number) => {
-    const params = new URLSearchParams();
-    for (const [k, val] of kept) {
-      if (Array.isArray(val)) for (const item of val) params.append(k, String(item));
-      else params.append(k, String(val));
-    }
-    params.append('page', String(p));
-    return `${path}?${params.toString()}`;
-  };
+  const kept = new URLSearchParams();
+  for (const [k, val] of Object.entries(input.query)) {
+    if (k === 'page' || val === undefined) continue;
+    if (Array.isArray(val)) for (const item of val) kept.append(k, String(item));
+    else kept.append(k, String(val));
+  }
+  // Encoded once; each of a page's dozen URLs only appends its page number.
+  const prefix = kept.size > 0 ? `${path}?${kept.toString()}&page=` : `${path}?page=`;
+  const url = (p: number) => `${prefix}${p}`;
   const from = items.length > 0 ? (page - 1) * perPage + 1 : null;
   const links: PageLink[] = [{ url: page > 1 ? url(page - 1) : null, label: '&laquo; Previous', active: false }];
   for (const p of pageWindow(page, last)) {
