@@ -3,30 +3,24 @@
  * local: the LLM asks for the mid-call tool, the endpoint receives the right request, its
  * answer reaches the LLM's next request, the LLM ends the call, extraction fills evaluation.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../src/calls/index.js';
 import { END_CALL_TOOL } from '../../src/calls/session.js';
 import { assistantTools, tools } from '../../src/db/schema.js';
 import { insertAssistant } from '../support/fixtures.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { extraction, FakeOpenAi, json, sse, textChunks, toolCallChunks } from '../providers/llm/fake-openai.js';
 
 let t: TestService;
 let llm: FakeOpenAi;
-let toolServer: http.Server;
+let toolServer: Receiver;
 let toolBase: string;
-const toolRequests: { method?: string; url?: string; headers: http.IncomingHttpHeaders }[] = [];
 
 beforeAll(async () => {
   llm = await new FakeOpenAi().start();
-  toolServer = http.createServer((req, res) => {
-    toolRequests.push({ method: req.method, url: req.url, headers: req.headers });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ slots: ['10:00'] }));
-  });
-  await new Promise<void>((r) => toolServer.listen(0, '127.0.0.1', r));
-  toolBase = `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}`;
+  toolServer = await startReceiver(() => ({ body: JSON.stringify({ slots: ['10:00'] }) }));
+  toolBase = toolServer.url;
   t = await startTestService({
     background: true,
     env: { LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-local', ALLOW_PRIVATE_TARGETS: 'true' },
@@ -35,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await llm.close();
-  await new Promise<void>((r) => toolServer.close(() => r()));
+  await toolServer.close();
 });
 
 describe('a call driven by an OpenAI-compatible LLM', () => {
@@ -78,9 +72,9 @@ describe('a call driven by an OpenAI-compatible LLM', () => {
     await t.service.ctx.services.callEngine!.whenFinished(res.body.call_id);
 
     // The tool endpoint got the tool's method, headers and the LLM's arguments.
-    expect(toolRequests).toHaveLength(1);
-    expect(toolRequests[0]).toMatchObject({ method: 'GET', url: '/slots?day=monday' });
-    expect(toolRequests[0].headers['x-api-key']).toBe('tool-secret');
+    expect(toolServer.received).toHaveLength(1);
+    expect(toolServer.received[0]).toMatchObject({ method: 'GET', path: '/slots?day=monday' });
+    expect(toolServer.received[0].headers['x-api-key']).toBe('tool-secret');
 
     const [first, second, third, extract] = llm.received;
     expect(first.headers.authorization).toBe('Bearer sk-local');

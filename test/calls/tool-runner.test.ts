@@ -1,32 +1,25 @@
 import dns from 'node:dns';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toolFunction, ToolRunner, type MidCallTool } from '../../src/calls/tool-runner.js';
+import { startReceiver, type Received, type Receiver } from '../support/receiver.js';
 
 const log = pino({ level: 'silent' });
-let server: http.Server;
+let server: Receiver;
 let base: string;
-const seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+let seen: Received[];
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
-      if (req.url?.startsWith('/slow')) return void setTimeout(() => res.end('late'), 1500);
-      if (req.url?.startsWith('/big')) return void res.end('y'.repeat(50_000));
-      if (req.url?.startsWith('/text')) return void res.writeHead(503).end('down for maintenance');
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ slots: ['10:00', '11:00'] }));
-    });
+  server = await startReceiver((req) => {
+    if (req.path.startsWith('/slow')) return { body: 'late', delayMs: 1500 };
+    if (req.path.startsWith('/big')) return { body: 'y'.repeat(50_000), headers: { 'content-type': 'text/plain' } };
+    if (req.path.startsWith('/text')) return { status: 503, body: 'down for maintenance', headers: { 'content-type': 'text/plain' } };
+    return { body: JSON.stringify({ slots: ['10:00', '11:00'] }) };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
+  seen = server.received;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 afterEach(() => vi.restoreAllMocks());
 
 function tool(overrides: Partial<MidCallTool> = {}): MidCallTool {
@@ -74,7 +67,7 @@ describe('tool requests', () => {
     const out = await allowed.run(tool(), JSON.stringify({ day: 'monday', people: 2, urgent: true, extra: 'dropped' }));
     const req = seen.at(-1)!;
     expect(req.method).toBe('GET');
-    expect(req.url).toBe('/slots?day=monday&people=2&urgent=true');
+    expect(req.path).toBe('/slots?day=monday&people=2&urgent=true');
     expect(req.headers['x-api-key']).toBe('secret-1');
     expect(req.body).toBe('');
     expect(out).toMatchObject({ ok: true, status: 200 });
@@ -83,14 +76,14 @@ describe('tool requests', () => {
 
   it('DELETE also uses the query string, keeping the endpoint’s own query', async () => {
     await allowed.run(tool({ method: 'DELETE', endpoint: `${base}/slots?tenant=7` }), JSON.stringify({ day: 'friday' }));
-    expect(seen.at(-1)).toMatchObject({ method: 'DELETE', url: '/slots?tenant=7&day=friday', body: '' });
+    expect(seen.at(-1)).toMatchObject({ method: 'DELETE', path: '/slots?tenant=7&day=friday', body: '' });
   });
 
   it.each(['POST', 'PUT', 'PATCH'])('%s sends the arguments as a JSON body', async (method) => {
     await allowed.run(tool({ method }), JSON.stringify({ day: 'monday', people: 3, urgent: false }));
     const req = seen.at(-1)!;
     expect(req.method).toBe(method);
-    expect(req.url).toBe('/slots');
+    expect(req.path).toBe('/slots');
     expect(req.headers['content-type']).toBe('application/json');
     expect(JSON.parse(req.body)).toEqual({ day: 'monday', people: 3, urgent: false });
   });

@@ -207,7 +207,7 @@ describe('a client of this API family, replayed end to end', () => {
     });
     expect(finished.transcript).toContain('AI: Hallo Bob');
     // the tool created through the client was really called during the conversation
-    const toolCall = receiver.received.find((r) => r.path === '/tool' && (r.body as { customer_name?: string })?.customer_name === 'Bob');
+    const toolCall = receiver.received.find((r) => r.path === '/tool' && JSON.parse(r.body || 'null')?.customer_name === 'Bob');
     expect(toolCall, JSON.stringify(receiver.received)).toMatchObject({ method: 'POST', headers: expect.objectContaining({ 'x-api-key': 'secret-1' }) });
 
     // meanwhile the dialer has called the lead of the started campaign

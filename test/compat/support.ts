@@ -3,51 +3,10 @@
  * for the customer's tool endpoint and webhook (127.0.0.1 only), and bounded polling the way
  * a client waits for a call or a lead to settle.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { Client, Response } from '../support/service.js';
 
-export interface Received {
-  method: string;
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: unknown;
-}
-
-export interface Receiver {
-  url: string;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-/** An HTTP endpoint on 127.0.0.1 that records every request and answers `200 {"ok":true}`. */
-export async function startReceiver(): Promise<Receiver> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = text;
-      try {
-        body = text === '' ? null : JSON.parse(text);
-      } catch {
-        /* not JSON */
-      }
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+export { startReceiver, type Received, type Receiver } from '../support/receiver.js';
 
 /** The statuses of CONTRACT §6 a call can end in. */
 export const END_STATUSES = ['busy', 'no-answer', 'failed', 'completed', 'ended_by_customer', 'ended_by_assistant', 'ended'];

@@ -1,30 +1,23 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import dns from 'node:dns';
+import { startReceiver, type Received, type Receiver } from '../support/receiver.js';
 import { addressBlockReason, BlockedTargetError, checkTarget, outboundRequest, OutboundTimeoutError } from '../../src/lib/outbound.js';
 
-let server: http.Server;
+let server: Receiver;
 let base: string;
-const seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+let seen: Received[];
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
-      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 500);
-      if (req.url === '/redirect') return void res.writeHead(302, { location: '/elsewhere' }).end();
-      if (req.url === '/big') return void res.end('x'.repeat(100_000));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ ok: true, echo: body }));
-    });
+  server = await startReceiver((req) => {
+    if (req.path === '/slow') return { body: 'late', delayMs: 500 };
+    if (req.path === '/redirect') return { status: 302, headers: { location: '/elsewhere' } };
+    if (req.path === '/big') return { body: 'x'.repeat(100_000) };
+    return { body: JSON.stringify({ ok: true, echo: req.body }) };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
+  seen = server.received;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 
 describe('address guard', () => {
   it.each([
@@ -88,14 +81,14 @@ describe('outboundRequest', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ ok: true, echo: '{"x":1}' });
     const last = seen.at(-1)!;
-    expect(last).toMatchObject({ method: 'POST', url: '/echo?a=1', body: '{"x":1}' });
+    expect(last).toMatchObject({ method: 'POST', path: '/echo?a=1', body: '{"x":1}' });
     expect(last.headers['x-api-key']).toBe('secret');
   });
 
   it('does not follow redirects', async () => {
     const res = await outboundRequest({ url: `${base}/redirect`, method: 'GET', timeoutMs: 2000, allowPrivate: true });
     expect(res.status).toBe(302);
-    expect(seen.at(-1)!.url).toBe('/redirect');
+    expect(seen.at(-1)!.path).toBe('/redirect');
   });
 
   it('caps the response size', async () => {
