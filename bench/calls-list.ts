@@ -171,8 +171,8 @@ export async function checkGenericPlans(url: string): Promise<string> {
   try {
     for (let mask = 0; mask < 1 << FILTER_KEYS.length; mask++) {
       const present = new Set<string>(['userId', ...FILTER_KEYS.filter((_, i) => mask & (1 << i))]);
-      const { page, count } = statementsFor(present);
-      for (const st of [page, count]) {
+      const { first, page, count } = statementsFor(present);
+      for (const st of [first, page, count]) {
         await client.query(`PREPARE plan_check AS ${st.text}`);
         const args = st.params.map((name) => client.escapeLiteral(sample[name])).join(', ');
         const plan = (await client.query(`EXPLAIN EXECUTE plan_check(${args})`)).rows.map((r) => String(r['QUERY PLAN']));

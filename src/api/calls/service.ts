@@ -147,11 +147,16 @@ function compile(name: string, query: { toSQL(): { sql: string; params: unknown[
 }
 
 /**
- * The two statements of one filter combination (a page with the total in each row; the total
- * alone for a page past the end), built with drizzle's query builder and run as named
- * statements on `Database.genericPlans` (see `listCalls`).
+ * The three statements of one filter combination, built with drizzle's query builder and run
+ * as named statements on `Database.genericPlans` (see `listCalls`):
+ * - `first`: page 1, read straight off the index range with its rows (no OFFSET to skip);
+ * - `page`: any later page, its keys first (an OFFSET skips index entries, not table rows),
+ *   then the record's columns by primary key — for page 1 that join costs the database a
+ *   quarter more than `first` (15 extra primary-key lookups);
+ * - `count`: the total alone, for a page past the end.
+ * `first` and `page` carry the total in each row.
  */
-function buildStatements(mask: number, present: ReadonlySet<string>): { page: Compiled; count: Compiled } {
+function buildStatements(mask: number, present: ReadonlySet<string>): { first: Compiled; page: Compiled; count: Compiled } {
   const qb = new QueryBuilder();
   const where = whereOf(present);
   const total = countedByCounters(present)
@@ -172,6 +177,15 @@ function buildStatements(mask: number, present: ReadonlySet<string>): { page: Co
     .offset(sql.placeholder('offset'))
     .as('page');
   return {
+    first: compile(
+      `calls_list_first_${mask}`,
+      qb
+        .select({ ...recordColumns, total: sql`${total}`.as('total') })
+        .from(calls)
+        .where(where)
+        .orderBy(...newestFirst)
+        .limit(sql.placeholder('limit')),
+    ),
     page: compile(
       `calls_list_page_${mask}`,
       qb
@@ -242,7 +256,9 @@ export async function listCalls(
   for (const key of FILTER_KEYS) if (filters[key] !== undefined) values[key] = filters[key];
   if (typeof values.phoneNumber === 'string') values.phoneNumber = phoneFilterValue(values.phoneNumber, region);
   const st = statementsFor(new Set(Object.keys(values)));
-  const found = await run(database.genericPlans, st.page, { ...values, limit: perPage, offset: (page - 1) * perPage });
+  const found = page === 1
+    ? await run(database.genericPlans, st.first, { ...values, limit: perPage })
+    : await run(database.genericPlans, st.page, { ...values, limit: perPage, offset: (page - 1) * perPage });
   if (found.length > 0) {
     const totalAt = RECORD_KEYS.length;
     return { total: Number(found[0][totalAt]), rows: found.map(recordRow) };
