@@ -100,6 +100,15 @@ export function paginate<T>(input: PaginateInput<T>): Page<T> {
   };
 }
 
+/**
+ * The JSON text of a page whose items are JSON text already (a list that renders its records
+ * itself, see renderCallRecord); the same keys in the same order as serializing the `Page`.
+ */
+export function pageJson(page: Page<string>): string {
+  const { current_page, data, ...rest } = page;
+  return `{"current_page":${current_page},"data":[${data.join(',')}],${JSON.stringify(rest).slice(1)}`;
+}
+
 /** JSON-schema-friendly Zod description of the envelope, for OpenAPI responses. */
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({

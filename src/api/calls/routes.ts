@@ -1,14 +1,15 @@
 /** Call records (spec 2.5, 4.13; CONTRACT §3, §4, §6): list with filters, read, delete. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, notFound } from '../../http/errors.js';
-import { paginate, pageSchema } from '../../http/pagination.js';
+import { paginate, pageJson, pageSchema } from '../../http/pagination.js';
 import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
 import { listCallsQuery } from './schemas.js';
-import { callRecordSchema, serializeCall } from './serializer.js';
+import { callRecordSchema, renderCallRecord, serializeCall } from './serializer.js';
 import { deleteCall, filtersOf, findCall, listCalls } from './service.js';
 
 const tags = ['calls'];
 const CALL_NOT_FOUND = 'Call not found';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The request's query parameters as sent (page URLs keep them, CONTRACT §3). */
 function rawQuery(req: FastifyRequest): Record<string, string | string[]> {
@@ -37,17 +38,20 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
       querystring: listCallsQuery,
       response: { 200: pageSchema(callRecordSchema), 422: validationSchema },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const q = req.query;
     const { total, rows } = await listCalls(app.ctx.database, req.user.id, filtersOf(q), q.page, q.per_page, config.DEFAULT_PHONE_REGION);
-    return paginate({
+    const page = paginate({
       path: `${config.publicBaseUrl}/api/user/calls`,
       query: rawQuery(req),
       page: q.page,
       perPage: q.per_page,
       total,
-      items: rows.map(serializeCall),
+      items: rows.map(renderCallRecord),
     });
+    // Sent as text (the records are JSON text already, see renderCallRecord), so past the
+    // typed reply, whose payload type is the documented page object.
+    return (reply as FastifyReply).type(JSON_CONTENT_TYPE).send(pageJson(page));
   });
 
   r.get('/api/user/calls/:id', {

@@ -1,11 +1,12 @@
 /**
  * The read side of call records: the filtered, paginated list, one call, deletion.
  *
- * The list is one round trip: the page's keys come from a range scan of one of the
- * `calls_user_*_created_idx` indexes (all end in created_at desc, id desc), so a deep OFFSET
- * skips index entries, not table rows; the record's columns are then fetched by primary key in
- * that order; the total is an uncorrelated sub-select evaluated once: a sum over `call_counts`
- * when the list is filtered by status/type only, else a count over the same index range.
+ * The list is one round trip over a range scan of one of the `calls_user_*_created_idx`
+ * indexes (all end in created_at desc, id desc): page 1 reads its rows straight off it; a later
+ * page takes its keys from it first, so a deep OFFSET skips index entries, not table rows, and
+ * then fetches the record's columns by primary key in that order. The total is an uncorrelated
+ * sub-select evaluated once: a sum over `call_counts` when the list is filtered by status/type
+ * only, else a count over the same index range.
  */
 import { and, eq, is, notInArray, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
@@ -15,7 +16,7 @@ import { callCounts, calls } from '../../db/schema.js';
 import { toE164 } from '../../lib/phone.js';
 import { LIVE_STATUSES } from '../../calls/state-machine.js';
 import type { ListCallsQuery } from './schemas.js';
-import type { CallRow } from './serializer.js';
+import type { CallRow, ListedCallRow } from './serializer.js';
 
 /**
  * The store of call recordings, installed as `ctx.services.recordings` by the engine when it
@@ -210,12 +211,15 @@ export function statementsFor(present: ReadonlySet<string>): Statements {
 }
 
 /**
- * node-postgres's own parsers, except that timestamps stay text (`sqlDateTime` formats them;
- * a Date would be built only to be taken apart again).
+ * node-postgres's own parsers, except that timestamps and JSON stay text: `sqlDateTime` formats
+ * the one, `renderCallRecord` writes the other into the response as it is (parsing it only to
+ * serialize it again was a tenth of the service's CPU per page).
  */
+const TEXT_KEPT = new Set<number>([pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.JSONB, pg.types.builtins.JSON]);
+const keepText = (value: string) => value;
 const listTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMPTZ ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    TEXT_KEPT.has(oid) ? keepText : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 async function run(pool: pg.Pool, st: Compiled, values: Record<string, unknown>): Promise<unknown[][]> {
@@ -231,7 +235,7 @@ async function run(pool: pg.Pool, st: Compiled, values: Record<string, unknown>)
 
 export interface CallPage {
   total: number;
-  rows: CallRow[];
+  rows: ListedCallRow[];
 }
 
 /**
@@ -241,8 +245,8 @@ export interface CallPage {
  * default plan cache plans them afresh on every execution (half of the database's CPU per
  * list request), while their generic plans are the same ordered index ranges
  * (bench/calls-list.ts checks all 128 filter combinations with EXPLAIN on 1,000,000 calls).
- * The rows are read as arrays straight into `CallRow`s: through drizzle's per-column result
- * mapping a page cost 0.5 ms of the service's CPU, as arrays 0.3 ms.
+ * The rows are read as arrays straight into `ListedCallRow`s: through drizzle's per-column
+ * result mapping a page cost 0.5 ms of the service's CPU, as arrays 0.3 ms.
  */
 export async function listCalls(
   database: Database,
@@ -269,10 +273,10 @@ export async function listCalls(
   return { total: Number(total), rows: [] };
 }
 
-function recordRow(values: unknown[]): CallRow {
+function recordRow(values: unknown[]): ListedCallRow {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < RECORD_KEYS.length; i++) row[RECORD_KEYS[i]] = values[i];
-  return row as unknown as CallRow;
+  return row as unknown as ListedCallRow;
 }
 
 /** The user's call, or null when it does not exist or is another user's. */
