@@ -6,6 +6,8 @@
 import './calls/index.js';
 // Webhook delivery: keep after the call engine's import (it reuses ctx.services.callEvents).
 import './webhooks/background.js';
+// Folds the call list's counter shards every minute.
+import './calls/call-counts.js';
 // The campaign dialer (subscribes its own call-finished queue; start order does not matter).
 import './dialer/index.js';
 

@@ -296,11 +296,16 @@ export const callCounts = pgTable('call_counts', {
   type: text('type').notNull(),
   /**
    * Calls spread over 16 counter rows per (user, status, type) by id, so one user's many
-   * concurrent calls do not queue on a single row lock; readers sum the shards.
+   * concurrent calls do not queue on a single row lock; readers sum the shards, and a fold
+   * every minute moves them back into shard 0 (migration 0008). A shard may be negative.
    */
   shard: smallint('shard').notNull().default(0),
   n: bigint('n', { mode: 'number' }).notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.userId, t.status, t.type, t.shard] })]);
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.status, t.type, t.shard] }),
+  // The rows the fold (src/calls/call-counts.ts) moves into shard 0, without reading the rest.
+  index('call_counts_unfolded_idx').on(t.userId).where(sql`${t.shard} <> 0`),
+]);
 
 // ---------------------------------------------------------------- webhooks
 

@@ -5,6 +5,7 @@
  */
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldCallCounts } from '../../../src/calls/call-counts.js';
 import { callCounts, calls, users } from '../../../src/db/schema.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
@@ -107,5 +108,90 @@ describe('call list totals kept by call_counts', () => {
     const res = await u.get('/api/user/calls?status=completed&per_page=100');
     expect(res.body.total).toBe(30);
     expect(res.body.data).toHaveLength(30);
+  });
+});
+
+describe('folding the counter shards (migration 0008, every minute in the background)', () => {
+  const pool = () => t.service.ctx.database.pool;
+  const rowsOf = (userId: number) => db().select().from(callCounts).where(eq(callCounts.userId, userId));
+
+  it('moves every shard into shard 0, drops the zeros, and changes no total', async () => {
+    const u = await t.createUser();
+    // 40 calls: ids run through every shard (id % 16); some pass through transient statuses.
+    const ids = await insertCalls(t, u.id, Array.from({ length: 40 }, (_, i) => ({
+      status: i % 5 === 0 ? 'failed' : 'initiated',
+      type: i % 3 === 0 ? 'inbound' : 'outbound',
+    })));
+    for (const id of ids.slice(0, 30)) await db().update(calls).set({ status: 'completed' }).where(eq(calls.id, id));
+    expect(new Set((await rowsOf(u.id)).map((r) => r.shard)).size).toBe(16);
+
+    expect(await foldCallCounts(pool())).toBeGreaterThan(0);
+    const folded = await rowsOf(u.id);
+    expect(folded.every((r) => r.shard === 0 && r.n !== 0)).toBe(true);
+    // One row per (status, type) that still has calls.
+    expect(folded.map((r) => `${r.status}|${r.type}`).sort()).toEqual(
+      [...new Set((await db().select().from(calls).where(eq(calls.userId, u.id))).map((c) => `${c.status}|${c.type}`))].sort(),
+    );
+    await expectTotals(u);
+    await expectCountersExact();
+
+    // A call counted in a shard that is gone moves on: its shard comes back, negative.
+    const movedOn = ids.find((id) => id % 16 !== 0 && ids.indexOf(id) < 30)!;
+    await db().update(calls).set({ status: 'ended' }).where(eq(calls.id, movedOn));
+    expect((await rowsOf(u.id)).some((r) => r.shard === movedOn % 16 && r.status === 'completed' && r.n === -1)).toBe(true);
+    await expectTotals(u);
+    await expectCountersExact();
+    await db().delete(calls).where(eq(calls.id, ids[35]));
+    await foldCallCounts(pool());
+    expect((await rowsOf(u.id)).every((r) => r.shard === 0 && r.n !== 0)).toBe(true);
+    await expectTotals(u);
+    await expectCountersExact();
+  });
+
+  it('keeps the counters exact while calls change under it', async () => {
+    const u = await t.createUser();
+    const ids = await insertCalls(t, u.id, Array.from({ length: 48 }, () => ({ status: 'initiated' })));
+    let folds = 0;
+    let writing = true;
+    const folder = (async () => {
+      while (writing) {
+        await foldCallCounts(pool());
+        folds++;
+      }
+    })();
+    const path = ['ringing', 'in-progress', 'completed'];
+    await Promise.all(ids.map(async (id, i) => {
+      for (const status of i % 4 === 0 ? ['no-answer'] : path) await db().update(calls).set({ status }).where(eq(calls.id, id));
+      if (i % 6 === 0) await db().delete(calls).where(eq(calls.id, id));
+    }));
+    writing = false;
+    await folder;
+    expect(folds).toBeGreaterThan(0);
+    await expectTotals(u);
+    await expectCountersExact();
+    await foldCallCounts(pool());
+    await expectTotals(u);
+    await expectCountersExact();
+  });
+
+  it('gives way to a writer holding a counter row instead of making it wait', async () => {
+    const u = await t.createUser();
+    const ids = await insertCalls(t, u.id, Array.from({ length: 20 }, () => ({ status: 'initiated' })));
+    const zero = ids.find((id) => id % 16 === 0)!;
+    // A writer in flight: its transaction holds the shard-0 'initiated' and 'ringing' rows.
+    const writer = await pool().connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query("UPDATE calls SET status = 'ringing' WHERE id = $1", [zero]);
+      const started = Date.now();
+      expect(await foldCallCounts(pool())).toBeNull();
+      expect(Date.now() - started).toBeLessThan(900);
+      await writer.query('COMMIT');
+    } finally {
+      writer.release();
+    }
+    expect(await foldCallCounts(pool())).toBeGreaterThan(0);
+    await expectTotals(u);
+    await expectCountersExact();
   });
 });
