@@ -34,7 +34,7 @@ import { connect } from '../src/db/pool.js';
 import { FILTER_KEYS, statementsFor } from '../src/api/calls/service.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import { freshExternalDatabase, printTable, root, stopChild, tempDir, type Row } from './lib.js';
+import { freshExternalDatabase, printTable, root, startNodeFlags, stopChild, tempDir, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const USERS = 100;
@@ -194,10 +194,11 @@ export async function checkGenericPlans(url: string): Promise<string> {
   return `${checked} statements (${1 << FILTER_KEYS.length} filter combinations): no sequential scan of calls, no sort; indexes used: ${[...indexes].sort().join(', ')}`;
 }
 
-/** Runs startService in a child process (this file with --serve); resolves with its base URL. */
+/** Runs startService in a child process (this file with --serve, node flags as `npm start`); resolves with its base URL. */
 export async function serve(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), '--import', 'tsx', self, '--serve'], {
+  const nodeArgs = [...startNodeFlags(), ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [])];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', self, '--serve'], {
     cwd: root,
     env: { ...process.env, BENCH_SERVE_DATABASE_URL: databaseUrl, BENCH_SERVE_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],

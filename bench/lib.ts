@@ -57,12 +57,21 @@ export interface SpawnedService {
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/main.js` (built by `npm ci`) with the given environment; resolves once it listens. */
+/**
+ * The node flags `npm start` runs the service with (package.json's start script), so that a
+ * benchmark measures the service as it is started.
+ */
+export function startNodeFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
+}
+
+/** Starts `node dist/main.js` (built by `npm ci`) as `npm start` does, with the given environment; resolves once it listens. */
 export async function spawnService(env: Record<string, string>): Promise<SpawnedService> {
   const port = await freePort();
   const entry = path.join(root, 'dist', 'main.js');
   if (!fs.existsSync(entry)) throw new Error('dist/main.js is missing: run `npm run build` first');
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...startNodeFlags(), entry], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
