@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageWindow, paginate } from '../../src/http/pagination.js';
+import { pageJson, pageWindow, paginate } from '../../src/http/pagination.js';
 
 const base = { path: 'http://app.test/api/user/assistants/get', query: {} as Record<string, unknown> };
 
@@ -60,5 +60,16 @@ describe('paginate (Laravel envelope)', () => {
       { url: null, label: '...', active: false },
     ]);
     expect(p.links.find((l) => l.active)?.label).toBe('10');
+  });
+});
+
+describe('pageJson (a page whose items are JSON text already)', () => {
+  it('is the text of serializing the same page, key for key', () => {
+    const items = [{ id: 2, note: 'a "quoted"\nline' }, { id: 1, nested: { x: [1, null] } }];
+    for (const [page, total, list] of [[1, 2, items], [2, 2, []], [1, 0, []]] as const) {
+      const input = { ...base, query: { status: 'completed' }, page, perPage: 1, total };
+      const text = pageJson(paginate({ ...input, items: list.map((item) => JSON.stringify(item)) }));
+      expect(text).toBe(JSON.stringify(paginate({ ...input, items: [...list] })));
+    }
   });
 });
