@@ -160,7 +160,8 @@ export async function seed(url: string): Promise<{ tokens: string[]; seedSeconds
 }
 
 /**
- * EXPLAINs the generic plan of every list statement (page and count, 128 filter combinations)
+ * EXPLAINs the generic plan of every list statement (first page, later page and count, for
+ * each of the 128 filter combinations)
  * on the seeded calls and fails on a sequential scan of calls or a sort: with generic plans
  * there is no per-value re-planning to rescue a bad one.
  */
