@@ -16,7 +16,8 @@
  * startService's default 20 when unset), BENCH_NODE_ARGS (extra node flags for the service
  * process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  * The service runs in its own process (startService, listening on a free port, no background
- * parts) so that the load generator does not share its event loop.
+ * parts), and autocannon in another (generateLoad in lib.ts), so that neither shares its event
+ * loop or its heap with the other or with this process, which seeded the database.
  *
  * Before driving, every filter combination's statements are EXPLAINed with their generic plans
  * (the ones the service runs, see listCalls): any sequential scan of calls or sort fails the run.
@@ -24,7 +25,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { createUser } from '../src/accounts/users.js';
 import { loadConfig } from '../src/config.js';
@@ -34,7 +34,7 @@ import { connect } from '../src/db/pool.js';
 import { FILTER_KEYS, statementsFor } from '../src/api/calls/service.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import { freshExternalDatabase, printTable, root, startNodeFlags, stopChild, tempDir, type Row } from './lib.js';
+import { freshExternalDatabase, generateLoad, printTable, root, startNodeFlags, stopChild, tempDir, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const USERS = 100;
@@ -246,7 +246,7 @@ function day(offsetDays: number): string {
  * cores with the service and PostgreSQL, so every microsecond it spends is taken from them.
  */
 export async function drive(baseUrl: string, path: string, tokens: string[], seconds = SECONDS) {
-  const result = await autocannon({
+  const result = await generateLoad({
     url: baseUrl,
     connections: CONNECTIONS,
     duration: seconds,
@@ -256,12 +256,7 @@ export async function drive(baseUrl: string, path: string, tokens: string[], sec
       headers: { accept: 'application/json', authorization: `Bearer ${token}` },
     })),
   });
-  return {
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
+  return { ...result, errors: result.errors + result.non2xx };
 }
 
 export async function run(opts: { embedded?: boolean } = {}): Promise<Row[]> {

@@ -1,7 +1,7 @@
 /**
  * Foundation benchmark: GET /api/user/me and GET /api/user/assistants/languages on the
  * embedded and on the external PostgreSQL, against a bare Fastify hello-world (the ceiling).
- * Each server runs in its own process; autocannon drives it from this one.
+ * Each server runs in its own process, and so does autocannon (generateLoad in lib.ts).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

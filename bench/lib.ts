@@ -1,10 +1,9 @@
-/** Shared pieces of the benchmarks: spawn a service process, drive it with autocannon, print tables. */
+/** Shared pieces of the benchmarks: spawn a service process, drive it with autocannon (in a process of its own), print tables. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../src/db/embedded.js';
 
@@ -34,20 +33,40 @@ export interface LoadResult {
   non2xx: number;
 }
 
+/** The options of one load run; `requests` cycle (each with its own headers) when given. */
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  requests?: { method: 'GET'; path: string; headers: Record<string, string> }[];
+}
+
+/** Runs autocannon in a fresh process of its own (bench/load-generator.ts says why). */
+export async function generateLoad(options: LoadOptions): Promise<LoadResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'load-generator.ts')], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  child.stdin!.end(JSON.stringify(options));
+  const code = await exited;
+  if (code !== 0) throw new Error(`load generator exited with ${code}: ${out}`);
+  return JSON.parse(out) as LoadResult;
+}
+
 export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  const result = await autocannon({
+  return generateLoad({
     url,
     connections: opts.connections,
     duration: opts.seconds,
     headers: { accept: 'application/json', ...opts.headers },
   });
-  return {
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
 }
 
 export interface SpawnedService {
