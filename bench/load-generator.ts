@@ -5,8 +5,9 @@
  * Why a process of its own: autocannon stamps a response's latency when its event loop gets to
  * it, so each of its own GC pauses is added to every request in flight. In the benchmark's
  * process, after seeding a million calls, V8 ran a 10-14 ms mark-compact about every 300 ms
- * while driving (33 per 10 s), and those pauses, not the service, made the p99: the same
- * service and database measured p99 38-51 ms from there and 25-29 ms from a fresh process.
+ * while driving (33 per 10 s), and those pauses, not the service, made the p99: right after a
+ * fresh seed, the same service and database measured first-page p99 36-51 ms from there and
+ * 29-34 ms from a fresh process.
  */
 import autocannon from 'autocannon';
 
