@@ -41,6 +41,8 @@ const USERS = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+/** Issue 6's target for the first page and the filtered page. */
+const TARGET_P99_MS = 50;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const self = fileURLToPath(import.meta.url);
 
@@ -274,9 +276,10 @@ export async function run(opts: { embedded?: boolean } = {}): Promise<Row[]> {
       const body = (await probe.json()) as { total: number };
       if (probe.status !== 200 || body.total !== Math.floor(CALLS / USERS)) throw new Error(`unexpected list answer ${probe.status} total=${body.total}`);
       const routes = [
-        { name: 'first page', path: '/api/user/calls' },
-        { name: 'status + 30-day range', path: `/api/user/calls?status=completed&date_from=${day(-30)}&date_to=${day(0)}` },
-        { name: 'deep page (600)', path: '/api/user/calls?page=600' },
+        { name: 'first page', path: '/api/user/calls', targetP99: TARGET_P99_MS },
+        { name: 'status + 30-day range', path: `/api/user/calls?status=completed&date_from=${day(-30)}&date_to=${day(0)}`, targetP99: TARGET_P99_MS },
+        // Shown for the cost of a deep OFFSET; issue 6 sets no target for it.
+        { name: 'deep page (600)', path: '/api/user/calls?page=600', targetP99: undefined },
       ];
       // Warm-up (not reported): JIT, connection pool, prepared statements, caches.
       for (const route of routes) await drive(svc.url, route.path, tokens, Math.min(3, SECONDS));
@@ -293,6 +296,7 @@ export async function run(opts: { embedded?: boolean } = {}): Promise<Row[]> {
           'p99 ms': r.p99,
           [`p99 of ${RUNS} runs`]: `${runs[0].p99}-${runs[runs.length - 1].p99}`,
           errors: runs.reduce((n, x) => n + x.errors, 0),
+          'target p99': route.targetP99 === undefined ? '-' : `< ${route.targetP99} ms: ${r.p99 < route.targetP99 ? 'met' : 'MISSED'}`,
         });
       }
     } finally {
