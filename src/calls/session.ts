@@ -55,7 +55,7 @@ export interface SpeechStages {
 
 export const textStages: SpeechStages = {
   hear: (event) => event.text,
-  speak: (leg, text) => leg.say(text),
+  speak: (leg, text) => (leg.say ? leg.say(text) : Promise.resolve()),
 };
 
 export interface ToolExecutor {

@@ -1,7 +1,15 @@
 /**
- * A carrier and one call leg on it, as the conversation engine sees them: events come in
- * (ringing, answered, not answered, the customer said something, the customer hung up),
- * actions go out (say, hang up). A carrier knows nothing of assistants or the database.
+ * A carrier and one call leg on it, as the call engine sees them: events come in (ringing,
+ * answered, not answered, DTMF, the customer hung up), actions go out (play audio, mark,
+ * clear, hang up). A carrier knows nothing of assistants or the database.
+ *
+ * Two kinds of leg exist:
+ * - an **audio leg** has `media`: caller audio in, assistant audio out, both PCM16 mono at
+ *   `media.sampleRate`; the voice core (VAD, speech-to-text, text-to-speech) runs on it;
+ * - a **text leg** has `say` and reports whole utterances as `customer-said` (the sandbox at
+ *   SANDBOX_TIME_SCALE=0, typed browser conversations).
+ * A leg may also report `customer-said` alongside its audio when it knows the words for sure
+ * (the sandbox speaks its own script): the core then uses those words as the transcript.
  */
 export type AnsweredBy = 'human' | 'machine' | 'unknown';
 export type UnansweredOutcome = 'busy' | 'no-answer' | 'failed';
@@ -9,22 +17,55 @@ export type UnansweredOutcome = 'busy' | 'no-answer' | 'failed';
 export type LegEvent =
   | { type: 'ringing' }
   | { type: 'answered'; answeredBy: AnsweredBy }
+  /** A later verdict of answering-machine detection (asynchronous AMD), after `answered`. */
+  | { type: 'answered-by'; answeredBy: AnsweredBy }
   | { type: 'unanswered'; outcome: UnansweredOutcome }
+  /** A whole customer utterance as text (text legs, or a leg that knows its own words). */
   | { type: 'customer-said'; text: string }
+  /** A key the caller pressed. */
+  | { type: 'dtmf'; digit: string }
   | { type: 'hung-up' };
+
+/** Audio both ways on a connected leg: PCM16 mono at `sampleRate`, in and out. */
+export interface LegMedia {
+  readonly sampleRate: number;
+  /** Caller audio, in order, as it arrives (typically 20 ms chunks). One listener. */
+  onAudio(listener: (samples: Int16Array) => void): void;
+  /**
+   * Hands assistant audio to the carrier, which plays it in order after what it already
+   * holds. The voice core paces what it hands over (a little ahead of real time), so a
+   * `clear` has little to drop.
+   */
+  play(samples: Int16Array): void;
+  /** Queues a mark after the audio handed over so far. */
+  mark(name: string): void;
+  /**
+   * Marks come back in order: `cleared` false once the audio before the mark has been
+   * played to the caller, true when a `clear` dropped it first. One listener.
+   */
+  onMark(listener: (name: string, cleared: boolean) => void): void;
+  /** Drops everything queued at once (barge-in); pending marks come back as cleared. */
+  clear(): void;
+  /** Sends DTMF tones on the line (carriers that can; the sandbox records them). */
+  sendDigits?(digits: string): Promise<void>;
+}
 
 export interface CarrierLeg {
   /** Receives every event of the leg in order; set before `start`. */
   onEvent(listener: (event: LegEvent) => void): void;
   /** Places (or, inbound, picks up) the call. */
   start(): void;
-  /** Plays an utterance to the customer; resolves when it has been played (or the line is gone). */
-  say(text: string): Promise<void>;
+  /** Audio legs: the media channel, usable from the `answered` event on. */
+  readonly media?: LegMedia;
+  /** Text legs: plays an utterance; resolves when it has been played (or the line is gone). */
+  say?(text: string): Promise<void>;
   /** Ends the call from our side; no `hung-up` event follows. */
-  hangUp(): void;
+  hangUp(reason?: string): void;
 }
 
 export interface DialRequest {
+  /** The call's id (carriers that call back, e.g. Twilio, tie their callbacks to it). */
+  callId?: number;
   /** The customer's number (E.164). */
   customer: string;
   /** The assistant's number ('' when it has none). */

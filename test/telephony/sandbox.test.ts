@@ -52,7 +52,7 @@ describe('simulated timings at scale 1', () => {
       { at: 3300, event: { type: 'answered', answeredBy: 'machine' } },
       { at: 3600, event: { type: 'customer-said', text: SANDBOX_SCRIPTS.voicemail } },
     ]);
-    void leg.say('Hi, please call back.');
+    void leg.say!('Hi, please call back.');
     await clock.advance(60_000);
     expect(events).toHaveLength(3);
   });
@@ -62,7 +62,7 @@ describe('simulated timings at scale 1', () => {
     await clock.advance(3300);
     expect(events.at(-1)).toEqual({ at: 3300, event: { type: 'answered', answeredBy: 'human' } });
     let spoken = false;
-    void leg.say('Hello there, this is Switchboard.').then(() => (spoken = true)); // 5 words
+    void leg.say!('Hello there, this is Switchboard.').then(() => (spoken = true)); // 5 words
     await clock.advance(1749);
     expect(spoken).toBe(false);
     await clock.advance(1);
@@ -70,7 +70,7 @@ describe('simulated timings at scale 1', () => {
     await clock.advance(700);
     expect(events.at(-1)).toEqual({ at: 5750, event: { type: 'customer-said', text: SANDBOX_SCRIPTS.converses[0] } });
     for (let i = 1; i < SANDBOX_SCRIPTS.converses.length + 2; i++) {
-      void leg.say('Next.');
+      void leg.say!('Next.');
       await clock.advance(1050);
     }
     const said = events.filter((e) => e.event.type === 'customer-said').map((e) => (e.event as { text: string }).text);
@@ -86,7 +86,7 @@ describe('simulated timings at scale 1', () => {
   it('…95 answers the first utterance with an excuse and hangs up', async () => {
     const { clock, leg, events } = dial('+4915100000095');
     await clock.advance(3300);
-    void leg.say('Hello.');
+    void leg.say!('Hello.');
     await clock.advance(10_000);
     expect(events.slice(-2)).toEqual([
       { at: 4350, event: { type: 'customer-said', text: SANDBOX_SCRIPTS.hangsUp } },
@@ -104,7 +104,7 @@ describe('simulated timings at scale 1', () => {
     const { clock, leg, events } = dial('+4915100000000');
     await clock.advance(3300);
     let spoken = false;
-    void leg.say('A long sentence that takes a while to say.').then(() => (spoken = true));
+    void leg.say!('A long sentence that takes a while to say.').then(() => (spoken = true));
     leg.hangUp();
     await clock.advance(0);
     expect(spoken).toBe(true);
