@@ -16,6 +16,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Encrypts stored credentials and signs expiring links (src/lib/secrets.ts); the same on every instance. */
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PUBLIC_APP_URL: z.string().url().optional(),
   DEFAULT_PHONE_REGION: z.string().regex(/^[A-Z]{2}$/, 'a two-letter region code such as DE').default('DE'),
