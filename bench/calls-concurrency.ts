@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { createUser } from '../src/accounts/users.js';
-import '../src/calls/index.js';
+import { callEnginePart } from '../src/calls/index.js';
 import { loadConfig } from '../src/config.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { assistants, assistantTools, tools } from '../src/db/schema.js';
@@ -86,7 +86,7 @@ async function measure(external: boolean): Promise<Row[]> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
   });
-  const service = await startService({ config, databaseUrl: url, listen: false, background: true, poolSize: 20, log: createLogger('warn') });
+  const service = await startService({ config, databaseUrl: url, listen: false, parts: [callEnginePart], poolSize: 20, log: createLogger('warn') });
   try {
     const { db } = service.ctx.database;
     const engine = service.ctx.services.callEngine!;

@@ -243,7 +243,7 @@ async function serveChild(): Promise<void> {
     RATE_LIMIT_PER_MINUTE: '0',
   });
   const poolSize = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
-  const svc = await startService({ config, listen: true, background: false, poolSize });
+  const svc = await startService({ config, listen: true, poolSize });
   const stop = () => void svc.close().then(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -13,7 +13,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import '../src/background.js';
+import { fullProcess } from '../src/compose.js';
 import { executorOf } from '../src/calls/events.js';
 import type { CallService, DbOrTx, PlaceCallInput } from '../src/calls/types.js';
 import { loadConfig } from '../src/config.js';
@@ -106,7 +106,7 @@ async function runOne(engine: string, instant: boolean): Promise<Row> {
     SANDBOX_TIME_SCALE: '0',
     LLM_BASE_URL: '',
   });
-  const service = await startService({ config, databaseUrl: ext.url, listen: false, background: true, poolSize: 20 });
+  const service = await startService({ config, databaseUrl: ext.url, listen: false, parts: fullProcess, poolSize: 20 });
   if (instant) service.ctx.services.calls = new InstantEngine(service.ctx);
   try {
     const { db } = service.ctx.database;

@@ -28,7 +28,7 @@ import { loadConfig } from '../src/config.js';
 import { assistants, calls } from '../src/db/schema.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import '../src/webhooks/background.js';
+import { webhookDeliveryPart } from '../src/webhooks/background.js';
 
 export interface BenchRow {
   benchmark: string;
@@ -106,7 +106,7 @@ export async function runOnce(
     config,
     databaseUrl: serverUrl ? withDatabase(serverUrl, dbName) : undefined,
     listen: false,
-    background: true,
+    parts: [webhookDeliveryPart],
     log: createLogger('warn'),
   });
 

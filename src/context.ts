@@ -1,3 +1,4 @@
+import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { AdminAuth } from './accounts/bootstrap.js';
 import type { TokenCache } from './accounts/token-cache.js';
@@ -5,9 +6,9 @@ import type { Config } from './config.js';
 import type { Database } from './db/pool.js';
 
 /**
- * Everything a request handler or background part may use, built once per process in
- * src/main.ts (or per test in test/support). Background services (call engine, dialer,
- * webhook delivery) are added by their modules as optional members.
+ * Everything a request handler or background part may use, built once per process by the
+ * composition root (src/service.ts). Background services (call engine, dialer, webhook
+ * delivery) are optional members of `services`, installed by the root from the parts it runs.
  */
 export interface AppContext {
   config: Config;
@@ -21,6 +22,8 @@ export interface AppContext {
   services: Services;
 }
 
-// Modules extend this interface (declaration merging) with their own services.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Services {}
+// Modules extend this interface (declaration merging) with the services their parts provide.
+export interface Services {
+  /** The job queue, present when the process runs background parts. */
+  boss?: PgBoss;
+}

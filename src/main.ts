@@ -1,8 +1,8 @@
 /** `npm start`: one Switchboard process. */
+import { fullProcess } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './service.js';
-import './background.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.LOG_LEVEL);
-  const service = await startService({ config, log });
+  const service = await startService({ config, log, parts: fullProcess });
 
   if (service.bootstrap.demoToken) {
     const lines = [

@@ -1,7 +1,8 @@
 /**
- * Assembles one running Switchboard process: database (embedded or external), migrations,
- * first-start bootstrap, background parts (pg-boss, call engine, dialer, webhooks) and the
- * HTTP app. Used by src/main.ts, the tests and the benchmarks alike.
+ * The composition root: assembles one running Switchboard process from the database
+ * (embedded or external), migrations, first-start bootstrap, the background parts it is
+ * given (with pg-boss and the call-finished event bus they share) and the HTTP app. Used by
+ * src/main.ts (with `fullProcess` from src/compose.ts), the tests and the benchmarks alike.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -10,34 +11,14 @@ import PgBoss from 'pg-boss';
 import { AdminAuth, bootstrapIfEmpty, type BootstrapResult } from './accounts/bootstrap.js';
 import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
+import { CallFinishedEvents } from './calls/events.js';
 import type { AppContext } from './context.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
 import { connect } from './db/pool.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
-
-/** A long-running part of the process, started after the database and stopped before it. */
-export interface BackgroundPart {
-  name: string;
-  start(): Promise<void>;
-  /** Stop taking new work; let work in flight finish (bounded). */
-  stop(): Promise<void>;
-}
-
-declare module './context.js' {
-  interface Services {
-    boss?: PgBoss;
-  }
-}
-
-/** Factories of the background parts, in start order; each may install itself into ctx.services. */
-export type PartFactory = (ctx: AppContext) => BackgroundPart | null;
-const partFactories: PartFactory[] = [];
-
-export function registerBackgroundPart(factory: PartFactory): void {
-  partFactories.push(factory);
-}
+import type { BackgroundPart, PartFactory } from './parts.js';
 
 export interface StartOptions {
   config: Config;
@@ -46,8 +27,11 @@ export interface StartOptions {
   databaseUrl?: string;
   /** Bind the HTTP port (default true); tests use app.inject instead. */
   listen?: boolean;
-  /** Start the background parts (default true). */
-  background?: boolean;
+  /**
+   * The background parts to run, in start order (`fullProcess` from src/compose.ts for a
+   * whole process). None (the default): an HTTP-only process without pg-boss.
+   */
+  parts?: readonly PartFactory[];
   /** Size of the connection pool (default 20). */
   poolSize?: number;
 }
@@ -103,14 +87,18 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       services: {},
     };
 
-    if (opts.background !== false) {
+    const factories = opts.parts ?? [];
+    if (factories.length > 0) {
       boss = new PgBoss({ connectionString: url, max: 4, application_name: 'switchboard-jobs' });
       boss.on('error', (err: Error) => log.error({ err }, 'job queue error'));
       await boss.start();
       ctx.services.boss = boss;
-      for (const factory of partFactories) {
+      // One event bus for the process: the engine emits on it, every consumer subscribes to it.
+      ctx.services.callEvents = new CallFinishedEvents(boss);
+      for (const factory of factories) {
         const part = factory(ctx);
         if (!part) continue;
+        Object.assign(ctx.services, part.provides);
         await part.start();
         parts.push(part);
       }

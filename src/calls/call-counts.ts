@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import type { AppContext } from '../context.js';
-import { registerBackgroundPart, type BackgroundPart } from '../service.js';
+import type { BackgroundPart } from '../parts.js';
 
 export const FOLD_INTERVAL_MS = 60_000;
 
@@ -49,5 +49,3 @@ export function callCountsPart(ctx: AppContext): BackgroundPart {
     },
   };
 }
-
-registerBackgroundPart(callCountsPart);

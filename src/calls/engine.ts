@@ -12,7 +12,7 @@ import { createLlmProvider, type LlmProvider } from '../providers/llm/index.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import { SandboxCarrier } from '../telephony/sandbox/carrier.js';
 import type { Carrier } from '../telephony/types.js';
-import { ensureCallEvents, executorOf } from './events.js';
+import { executorOf } from './events.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
 import { CallSession, END_CALL_TOOL, type SessionResult, type ToolExecutor } from './session.js';
@@ -226,7 +226,7 @@ export class CallEngine implements CallService {
           }
         : {}),
     };
-    const events = ensureCallEvents(this.ctx.services);
+    const events = this.ctx.services.callEvents;
     // Without consumers there is nothing to emit, and one UPDATE needs no transaction.
     const inTransaction = (events?.subscribedQueues.length ?? 0) > 0;
     const client = await this.ctx.database.pool.connect();

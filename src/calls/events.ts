@@ -69,12 +69,3 @@ export class CallFinishedEvents {
 export function executorOf(client: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }): SqlExecutor {
   return { executeSql: (text, values) => client.query(text, values) };
 }
-
-/**
- * The process's CallFinishedEvents, created on first use (the call engine's background part
- * creates it at start-up; consumers that start earlier get the same object).
- */
-export function ensureCallEvents(services: { boss?: PgBoss; callEvents?: CallFinishedEvents }): CallFinishedEvents | undefined {
-  if (!services.callEvents && services.boss) services.callEvents = new CallFinishedEvents(services.boss);
-  return services.callEvents;
-}

@@ -1,12 +1,12 @@
 /**
- * The call engine's background part: installs the engine as `ctx.services.calls` and the
- * call-finished event bus as `ctx.services.callEvents`, keeps this process's heartbeat and
- * ends calls orphaned by dead processes (at start-up and periodically).
+ * The call engine's background part: offers the engine as `ctx.services.calls`, keeps this
+ * process's heartbeat and ends calls orphaned by dead processes (at start-up and
+ * periodically). The call-finished event bus (`ctx.services.callEvents`) is the composition
+ * root's, shared with every consumer.
  */
 import type { AppContext } from '../context.js';
-import { registerBackgroundPart, type BackgroundPart } from '../service.js';
+import type { BackgroundPart } from '../parts.js';
 import { CallEngine } from './engine.js';
-import { ensureCallEvents } from './events.js';
 import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
 
 export { CallEngine } from './engine.js';
@@ -23,10 +23,8 @@ const FIRST_SWEEP_MS = 2_000;
 const SWEEP_INTERVAL_MS = 10_000;
 
 export function callEnginePart(ctx: AppContext): BackgroundPart {
-  const events = ensureCallEvents(ctx.services);
+  const events = ctx.services.callEvents;
   const engine = new CallEngine(ctx);
-  ctx.services.calls = engine;
-  ctx.services.callEngine = engine;
   const { pool } = ctx.database;
   const timers: NodeJS.Timeout[] = [];
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -41,6 +39,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
 
   return {
     name: 'calls',
+    provides: { calls: engine, callEngine: engine },
     async start() {
       await heartbeat(pool, ctx.instanceId);
       if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls run on the offline stand-in');
@@ -62,5 +61,3 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
     },
   };
 }
-
-registerBackgroundPart(callEnginePart);

@@ -4,9 +4,9 @@
  * one; they coordinate through the database only.
  */
 import pg from 'pg';
-import { CallFinishedEvents } from '../calls/events.js';
+import type { AppContext } from '../context.js';
 import { connect } from '../db/pool.js';
-import { registerBackgroundPart } from '../service.js';
+import type { BackgroundPart } from '../parts.js';
 import { Dialer } from './dialer.js';
 
 export const DIALER_QUEUE = 'dialer-call-finished';
@@ -21,9 +21,9 @@ declare module '../context.js' {
 const DIALER_POOL_SIZE = 4;
 const SETTLE_CONCURRENCY = 3;
 
-registerBackgroundPart((ctx) => {
-  const boss = ctx.services.boss;
-  if (!boss) return null;
+export function dialerPart(ctx: AppContext): BackgroundPart | null {
+  const events = ctx.services.callEvents;
+  if (!events) return null;
   // Its own small pool: claiming the next leads must not queue behind the live calls'
   // database work in the shared pool (a slot freeing would otherwise wait for a connection).
   const url = (ctx.database.pool.options as pg.PoolConfig).connectionString;
@@ -37,11 +37,10 @@ registerBackgroundPart((ctx) => {
       application_name: 'switchboard-dialer-listen',
     },
   });
-  ctx.services.dialer = dialer;
   return {
     name: 'dialer',
+    provides: { dialer },
     async start() {
-      const events = (ctx.services.callEvents ??= new CallFinishedEvents(boss));
       // A fetched batch is settled SETTLE_CONCURRENCY at a time (one lead row each, so they
       // do not contend); a failure fails the batch, and settling again is a no-op.
       await events.subscribeBatch(
@@ -62,4 +61,4 @@ registerBackgroundPart((ctx) => {
       await database.close();
     },
   };
-});
+}

@@ -1,18 +1,14 @@
 /**
- * The webhook delivery as a background part of a full process. Imported by src/background.ts
- * after the call engine's part; `ensureCallEvents` gives both the same event bus whichever
- * part starts first.
+ * The webhook delivery as a background part of a full process: consumes the call-finished
+ * event bus the composition root created, and offers itself as `ctx.services.webhooks`.
  */
-import type {} from '../calls/types.js';
-import { ensureCallEvents } from '../calls/events.js';
-import { registerBackgroundPart } from '../service.js';
+import type { AppContext } from '../context.js';
+import type { BackgroundPart } from '../parts.js';
 import { WebhookDelivery } from './delivery.js';
 
-registerBackgroundPart((ctx) => {
-  const boss = ctx.services.boss;
-  const events = ensureCallEvents(ctx.services);
-  if (!boss || !events) return null;
-  const delivery = new WebhookDelivery(ctx, boss, events);
-  ctx.services.webhooks = delivery;
-  return { name: 'webhooks', start: () => delivery.start(), stop: () => delivery.stop() };
-});
+export function webhookDeliveryPart(ctx: AppContext): BackgroundPart | null {
+  const { boss, callEvents } = ctx.services;
+  if (!boss || !callEvents) return null;
+  const delivery = new WebhookDelivery(ctx, boss, callEvents);
+  return { name: 'webhooks', provides: { webhooks: delivery }, start: () => delivery.start(), stop: () => delivery.stop() };
+}

@@ -4,7 +4,7 @@
  * answer reaches the LLM's next request, the LLM ends the call, extraction fills evaluation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/calls/index.js';
+import { callEnginePart } from '../../src/calls/index.js';
 import { END_CALL_TOOL } from '../../src/calls/session.js';
 import { assistantTools, tools } from '../../src/db/schema.js';
 import { insertAssistant } from '../support/fixtures.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   toolServer = await startReceiver(() => ({ body: JSON.stringify({ slots: ['10:00'] }) }));
   toolBase = toolServer.url;
   t = await startTestService({
-    background: true,
+    parts: [callEnginePart],
     env: { LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-local', ALLOW_PRIVATE_TARGETS: 'true' },
   });
 });

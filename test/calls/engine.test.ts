@@ -1,13 +1,13 @@
 /** The CallService interface as the dialer uses it: createCallRecord in its transaction, then startCall. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/calls/index.js';
+import { callEnginePart } from '../../src/calls/index.js';
 import { AssistantMissingError } from '../../src/calls/engine.js';
 import { insertAssistant, insertCampaign, insertLead } from '../support/fixtures.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ background: true });
+  t = await startTestService({ parts: [callEnginePart] });
 });
 afterAll(() => t.close());
 

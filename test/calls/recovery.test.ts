@@ -4,7 +4,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/calls/index.js';
+import { callEnginePart } from '../../src/calls/index.js';
 import { recoverOrphans } from '../../src/calls/recovery.js';
 import type { CallFinished } from '../../src/calls/events.js';
 import { calls } from '../../src/db/schema.js';
@@ -18,7 +18,7 @@ let assistantId: number;
 const events: CallFinished[] = [];
 
 beforeAll(async () => {
-  t = await startTestService({ background: true });
+  t = await startTestService({ parts: [callEnginePart] });
   await t.service.ctx.services.callEvents!.subscribe('test-call-finished', async (e) => void events.push(e), { pollingIntervalSeconds: 0.5 });
   userId = (await t.createUser()).id;
   assistantId = (await insertAssistant(t, userId)).id;
@@ -86,7 +86,7 @@ describe('recoverOrphans', () => {
     const { pool } = t.service.ctx.database;
     await pool.query(`INSERT INTO instances (id, heartbeat_at) VALUES ('crashed', now() - interval '1 hour')`);
     const id = await insert('ringing', 'crashed');
-    const second = await startTestService({ background: true, databaseUrl: t.databaseUrl });
+    const second = await startTestService({ parts: [callEnginePart], databaseUrl: t.databaseUrl });
     try {
       await expect.poll(async () => (await statusOf(id)).status, { timeout: 8_000, interval: 200 }).toBe('ended');
       // Both instances keep a heartbeat.

@@ -3,7 +3,7 @@
  * LLM configured (the offline stand-in), each checked as the full call record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/calls/index.js';
+import { callEnginePart } from '../../src/calls/index.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
 
@@ -12,7 +12,7 @@ let user: TestUser;
 let assistantPhone: string;
 
 beforeAll(async () => {
-  t = await startTestService({ background: true });
+  t = await startTestService({ parts: [callEnginePart] });
   user = await t.createUser({ max_calls_in_parallel: 50 });
   const number = await t.addPhoneNumber(user.id, '+4930555000');
   assistantPhone = number.phone_number;

@@ -12,7 +12,7 @@
  * 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/background.js';
+import { fullProcess } from '../../src/compose.js';
 import { startTestService, type Client, type TestService } from '../support/service.js';
 import { callEnded, END_STATUSES, eventually, ok, fetchClient, startReceiver, UNKNOWN_CLIENT_FIELDS, type Receiver } from './support.js';
 
@@ -23,7 +23,7 @@ let userId: number;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  t = await startTestService({ background: true, env: { ALLOW_PRIVATE_TARGETS: 'true' } });
+  t = await startTestService({ parts: fullProcess, env: { ALLOW_PRIVATE_TARGETS: 'true' } });
   const account = await t.createUser({ name: 'Client replay', max_calls_in_parallel: 5 });
   // over a real socket on 127.0.0.1, like a client pointed at a deployment
   const address = await t.service.app.listen({ port: 0, host: '127.0.0.1' });

@@ -10,7 +10,7 @@
  *   rule 1 refuses any field outside its four (the spec stays as it is).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/background.js';
+import { fullProcess } from '../../src/compose.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
 import { callEnded, ok, UNKNOWN_CLIENT_FIELDS } from './support.js';
 
@@ -19,7 +19,7 @@ let user: TestUser;
 let other: TestUser;
 
 beforeAll(async () => {
-  t = await startTestService({ background: true });
+  t = await startTestService({ parts: fullProcess });
   user = await t.createUser({ name: 'Lenient', max_calls_in_parallel: 5 });
   other = await t.createUser({ name: 'Other' });
 });

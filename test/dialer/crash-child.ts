@@ -2,7 +2,7 @@
  * A whole Switchboard process (call engine, dialer, webhooks) on CRASH_DATABASE_URL, for the
  * dialer's crash test: started with `node --import tsx`, SIGKILLed mid-campaign, started again.
  */
-import '../../src/background.js';
+import { fullProcess } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
@@ -17,7 +17,7 @@ const service = await startService({
   config,
   databaseUrl: process.env.CRASH_DATABASE_URL,
   listen: false,
-  background: true,
+  parts: fullProcess,
   poolSize: 5,
   log: createLogger(config.LOG_LEVEL),
 });

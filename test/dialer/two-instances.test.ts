@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/background.js';
+import { fullProcess } from '../../src/compose.js';
 import { leads, secondaryContacts } from '../../src/db/schema.js';
 import { insertAssistant, insertCampaign, insertPhoneNumber } from '../support/fixtures.js';
 import { createTestDatabase, dropTestDatabase, startTestService, type TestService } from '../support/service.js';
@@ -18,8 +18,8 @@ let b: TestService;
 
 beforeAll(async () => {
   url = await createTestDatabase();
-  a = await startTestService({ databaseUrl: url, background: true, env });
-  b = await startTestService({ databaseUrl: url, background: true, env });
+  a = await startTestService({ databaseUrl: url, parts: fullProcess, env });
+  b = await startTestService({ databaseUrl: url, parts: fullProcess, env });
 });
 afterAll(async () => {
   await b?.close();

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import type { PartFactory } from '../../src/parts.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { adminQuery, withDatabase } from './template.js';
 
@@ -74,14 +75,15 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-export async function startTestService(opts: { env?: Record<string, string>; background?: boolean; databaseUrl?: string } = {}): Promise<TestService> {
+/** `parts`: the background parts to run (e.g. `[callEnginePart]`, or `fullProcess`); none by default. */
+export async function startTestService(opts: { env?: Record<string, string>; parts?: readonly PartFactory[]; databaseUrl?: string } = {}): Promise<TestService> {
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const config = testConfig(opts.env);
   const service = await startService({
     config,
     databaseUrl,
     listen: false,
-    background: opts.background ?? false,
+    parts: opts.parts ?? [],
     log: createLogger(config.LOG_LEVEL),
     poolSize: 5,
   });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/webhooks/background.js';
+import { webhookDeliveryPart } from '../../src/webhooks/background.js';
 import { assistants, calls } from '../../src/db/schema.js';
 import { insertAssistant, insertCampaign, insertLead } from '../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
@@ -14,7 +14,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   t = await startTestService({
-    background: true,
+    parts: [webhookDeliveryPart],
     env: { WEBHOOK_RETRY_SCHEDULE: `${SPACING_S},${SPACING_S},${SPACING_S}`, ALLOW_PRIVATE_TARGETS: 'true' },
   });
   alice = await t.createUser();

@@ -4,8 +4,8 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/calls/index.js';
-import '../../src/webhooks/background.js';
+import { callEnginePart } from '../../src/calls/index.js';
+import { webhookDeliveryPart } from '../../src/webhooks/background.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
 import { deliveryLog, sleep, startReceiver, waitUntil, type Receiver } from './support.js';
@@ -16,7 +16,7 @@ let receiver: Receiver;
 let phoneNumberId: number;
 
 beforeAll(async () => {
-  t = await startTestService({ background: true, env: { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2' } });
+  t = await startTestService({ parts: [callEnginePart, webhookDeliveryPart], env: { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2' } });
   user = await t.createUser({ max_calls_in_parallel: 10 });
   phoneNumberId = (await t.addPhoneNumber(user.id, '+4930555111')).id;
   receiver = await startReceiver(() => ({ status: 200, body: '{"crm_id":"abc"}' }));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../src/webhooks/background.js';
+import { webhookDeliveryPart } from '../../src/webhooks/background.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
 import { deliveryLog, emitFinished, insertCall, sleep, startReceiver, waitUntil, type Receiver } from './support.js';
@@ -10,7 +10,7 @@ let alice: TestUser;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  t = await startTestService({ background: true, env: { WEBHOOK_RETRY_SCHEDULE: '0.2,0.2' } });
+  t = await startTestService({ parts: [webhookDeliveryPart], env: { WEBHOOK_RETRY_SCHEDULE: '0.2,0.2' } });
   alice = await t.createUser();
   receiver = await startReceiver();
 });

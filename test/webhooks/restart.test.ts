@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import '../../src/webhooks/background.js';
+import { webhookDeliveryPart } from '../../src/webhooks/background.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { createTestDatabase, dropTestDatabase, startTestService, type TestService } from '../support/service.js';
 import { deliveryLog, emitFinished, insertCall, sleep, startReceiver, waitUntil, type Receiver } from './support.js';
@@ -19,7 +19,7 @@ describe('restart safety', () => {
   it('completes a delivery that was waiting for its retry when the service stopped', async () => {
     databaseUrl = await createTestDatabase();
     receiver = await startReceiver(() => ({ status: 500, body: '{"down":true}' }));
-    const first = await startTestService({ background: true, env, databaseUrl });
+    const first = await startTestService({ parts: [webhookDeliveryPart], env, databaseUrl });
     services.push(first);
     const alice = await first.createUser();
     const a = await insertAssistant(first, alice.id, { isWebhookActive: true, webhookUrl: `${receiver.url}/hook` });
@@ -35,7 +35,7 @@ describe('restart safety', () => {
     expect(receiver.received).toHaveLength(1);
 
     receiver.answer = () => ({ status: 200, body: '{"ok":true}' });
-    const second = await startTestService({ background: true, env, databaseUrl });
+    const second = await startTestService({ parts: [webhookDeliveryPart], env, databaseUrl });
     services.push(second);
     const got = await receiver.waitFor(2, 15_000);
     expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(2000);

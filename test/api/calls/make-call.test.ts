@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../../src/calls/index.js';
+import { callEnginePart } from '../../../src/calls/index.js';
 import { calls } from '../../../src/db/schema.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
@@ -12,7 +12,7 @@ let bob: TestUser;
 let assistantId: number;
 
 beforeAll(async () => {
-  t = await startTestService({ background: true });
+  t = await startTestService({ parts: [callEnginePart] });
   alice = await t.createUser();
   bob = await t.createUser();
   assistantId = (await insertAssistant(t, alice.id)).id;
@@ -139,7 +139,7 @@ describe('a fresh service with no configuration', () => {
 
 describe('a process without the call engine (HTTP only)', () => {
   it('answers 503 instead of accepting calls it cannot run', async () => {
-    const httpOnly = await startTestService({ background: false });
+    const httpOnly = await startTestService({});
     try {
       const user = await httpOnly.createUser();
       const a = await insertAssistant(httpOnly, user.id);

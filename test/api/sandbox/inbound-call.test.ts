@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../../src/calls/index.js';
+import { callEnginePart } from '../../../src/calls/index.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 
@@ -11,7 +11,7 @@ let bob: TestUser;
 let aliceNumber: { id: number; phone_number: string };
 
 beforeAll(async () => {
-  t = await startTestService({ background: true });
+  t = await startTestService({ parts: [callEnginePart] });
   alice = await t.createUser();
   bob = await t.createUser();
   aliceNumber = await t.addPhoneNumber(alice.id, '+493012345670');

@@ -32,7 +32,7 @@ beforeAll(async () => {
       done();
     },
   });
-  service = await startService({ config, databaseUrl, listen: false, background: false, log: pino(loggerOptions('trace'), sink), poolSize: 3 });
+  service = await startService({ config, databaseUrl, listen: false, log: pino(loggerOptions('trace'), sink), poolSize: 3 });
   const created = await call('POST', '/api/admin/users', { name: 'Logged', email: 'logged@example.test', max_tools: 1 }, ADMIN_TOKEN);
   token = created.body.token;
 });

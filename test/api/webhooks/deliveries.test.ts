@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import '../../../src/webhooks/background.js';
+import { webhookDeliveryPart } from '../../../src/webhooks/background.js';
 import { assistants } from '../../../src/db/schema.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
@@ -13,7 +13,7 @@ let bob: TestUser;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  t = await startTestService({ background: true, env: { WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', ALLOW_PRIVATE_TARGETS: 'true' } });
+  t = await startTestService({ parts: [webhookDeliveryPart], env: { WEBHOOK_RETRY_SCHEDULE: '0.2,0.2', ALLOW_PRIVATE_TARGETS: 'true' } });
   alice = await t.createUser();
   bob = await t.createUser();
   receiver = await startReceiver();

@@ -1,0 +1,22 @@
+/**
+ * What a long-running part of the process (call engine, dialer, webhook delivery, …) looks
+ * like to the composition root. Part modules export a factory and do nothing at import time;
+ * `src/compose.ts` lists the parts of a full process and `src/service.ts` starts the ones it
+ * is given, in order.
+ */
+import type { AppContext, Services } from './context.js';
+
+export interface BackgroundPart {
+  name: string;
+  /**
+   * Service objects the part offers to the rest of the process (routes, later parts). The
+   * composition root installs them into `ctx.services` before it starts the part.
+   */
+  provides?: Partial<Services>;
+  start(): Promise<void>;
+  /** Stop taking new work; let work in flight finish (bounded). */
+  stop(): Promise<void>;
+}
+
+/** Builds a part for this process; null when the process lacks what the part needs. */
+export type PartFactory = (ctx: AppContext) => BackgroundPart | null;
