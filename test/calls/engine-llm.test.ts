@@ -10,15 +10,15 @@ import { assistantTools, tools } from '../../src/db/schema.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { extraction, FakeOpenAi, json, sse, textChunks, toolCallChunks } from '../providers/llm/fake-openai.js';
+import { extraction, ChatDouble, json, sse, textChunks, toolCallChunks } from '../support/doubles/chat.js';
 
 let t: TestService;
-let llm: FakeOpenAi;
+let llm: ChatDouble;
 let toolServer: Receiver;
 let toolBase: string;
 
 beforeAll(async () => {
-  llm = await new FakeOpenAi().start();
+  llm = await new ChatDouble().start();
   toolServer = await startReceiver(() => ({ body: JSON.stringify({ slots: ['10:00'] }) }));
   toolBase = toolServer.url;
   t = await startTestService({

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
 import { LlmError } from '../../../src/providers/llm/types.js';
-import { FakeOpenAi, json, sse, textChunks, toolCallChunks } from './fake-openai.js';
+import { ChatDouble, json, sse, textChunks, toolCallChunks } from '../../support/doubles/chat.js';
 
-let server: FakeOpenAi;
+let server: ChatDouble;
 let llm: OpenAiCompatibleLlm;
 /** Short timeouts, each on its own, only for the tests of that timeout (a loaded machine may take 500 ms for any request). */
 let idleBound: OpenAiCompatibleLlm;
 let totalBound: OpenAiCompatibleLlm;
 
 beforeAll(async () => {
-  server = await new FakeOpenAi().start();
+  server = await new ChatDouble().start();
   llm = new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, apiKey: 'sk-test', timeoutMs: 30_000, idleTimeoutMs: 15_000 });
   idleBound = new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, apiKey: 'sk-test', timeoutMs: 30_000, idleTimeoutMs: 500 });
   totalBound = new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, apiKey: 'sk-test', timeoutMs: 2_000, idleTimeoutMs: 15_000 });

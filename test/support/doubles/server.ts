@@ -1,0 +1,62 @@
+/**
+ * The plumbing every protocol double shares: an HTTP server on 127.0.0.1 with a random port,
+ * WebSocket upgrades through `ws`, and a close that ends every connection at once.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export class LocalServer {
+  readonly http: http.Server;
+  readonly ws = new WebSocketServer({ noServer: true });
+  port = 0;
+
+  constructor(onRequest?: http.RequestListener, onUpgrade?: UpgradeHandler) {
+    this.http = http.createServer(onRequest ?? ((_req, res) => res.writeHead(404).end()));
+    this.http.on('upgrade', (req, socket, head) => {
+      if (onUpgrade) onUpgrade(req, socket, head);
+      else refuseUpgrade(socket, 404, 'Not Found');
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
+    this.port = (this.http.address() as AddressInfo).port;
+  }
+
+  origin(scheme: 'http' | 'ws'): string {
+    return `${scheme}://127.0.0.1:${this.port}`;
+  }
+
+  /** Completes a WebSocket upgrade. */
+  accept(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<WebSocket> {
+    return new Promise((resolve) => this.ws.handleUpgrade(req, socket, head, resolve));
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.ws.clients) client.terminate();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+}
+
+/** Answers an upgrade request with a plain HTTP error, as vendors do for bad keys or parameters. */
+export function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
+  const lines = [`HTTP/1.1 ${status} ${reason}`, 'Connection: close', 'Content-Length: 0', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(lines.join('\r\n') + '\r\n\r\n');
+}
+
+/** Reads a request body as text. */
+export function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
