@@ -74,8 +74,32 @@ export const voices = pgTable('voices', {
   mode: text('mode').notNull(), // 'pipeline' | 'multimodal'
   /** null = public voice */
   userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  /**
+   * Who speaks this voice (issue 19): `local` (eSpeak NG, no key), `elevenlabs` or `openai`
+   * (an OpenAI-compatible speech server; for multimodal voices the Realtime server).
+   */
+  provider: text('provider').notNull().default('local'),
+  /** That provider's own voice id; null = the provider's default (for `local`: per the assistant's language). */
+  providerVoiceId: text('provider_voice_id'),
   createdAt: createdAt(),
 }, (t) => [index('voices_user_idx').on(t.userId)]);
+
+/**
+ * A user's own keys for speech providers (issue 19), used for that user's calls instead of
+ * the deployment's. Sealed with SECRET_KEY (src/lib/secrets.ts); only the last characters are
+ * ever shown again.
+ */
+export const providerCredentials = pgTable('provider_credentials', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** `deepgram`, `elevenlabs` or `openai`. */
+  provider: text('provider').notNull(),
+  sealedKey: text('sealed_key').notNull(),
+  /** What the API shows, e.g. `••••a1b2`. */
+  keyHint: text('key_hint').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('provider_credentials_user_provider_unique').on(t.userId, t.provider)]);
 
 export const phoneNumbers = pgTable('phone_numbers', {
   id: serial('id').primaryKey(),
