@@ -9,26 +9,11 @@ import type { z } from 'zod';
 import { registerApi } from '../api/index.js';
 import type { AppContext } from '../context.js';
 import { authHook, bearerToken } from './auth.js';
-import { HttpError, ValidationError } from './errors.js';
-import { registerOpenApi } from './openapi.js';
-import { laravelErrors } from './validation.js';
+import { HttpError, ValidationError } from '../api/toolkit/errors.js';
+import type {} from '../api/toolkit/fastify.js';
+import { laravelErrors } from '../api/toolkit/validation.js';
 import { hashToken } from '../accounts/tokens.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    ctx: AppContext;
-    /** Every route as registered (method, url pattern): for 405 answers and the OpenAPI coverage test. */
-    registeredRoutes: { method: string; url: string }[];
-  }
-  interface FastifyContextConfig {
-    /** Top-level message of a 422 from schema validation (default "The given data was invalid."). */
-    validationMessage?: string;
-    /** Extra top-level keys of error bodies on this route, e.g. `{success: false}`. */
-    errorExtra?: Record<string, unknown>;
-    /** Message of the 404 for a path id that is not a positive integer. */
-    notFoundMessage?: string;
-  }
-}
+import { registerOpenApi } from './openapi.js';
 
 
 /** Raised by the schema validator; turned into 404 (path params) or 422 (everything else). */

@@ -1,18 +1,8 @@
 import type { Logger } from 'pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthUser } from '../accounts/users.js';
 import type { AppContext } from '../context.js';
-import { HttpError } from './errors.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    user: AuthUser;
-  }
-  interface FastifyContextConfig {
-    /** 'user' (default under /api), 'admin' (under /api/admin) or 'none'. */
-    auth?: 'user' | 'admin' | 'none';
-  }
-}
+import { HttpError } from '../api/toolkit/errors.js';
+import type {} from '../api/toolkit/fastify.js';
 
 const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { typed } from '../../http/route.js';
+import { typed } from '../toolkit/route.js';
 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   typed(app).get('/api/user/me', {

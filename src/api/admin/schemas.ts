@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pathId } from '../../http/route.js';
-import { v } from '../../http/validation.js';
+import { pathId } from '../toolkit/route.js';
+import { v } from '../toolkit/validation.js';
 
 export const createUserBody = z.object({
   name: v.string({ max: 255 }),

@@ -8,8 +8,8 @@
  * reports a conflict when both names carry different values. See docs/decisions.md,
  * "Assistants and client aliases", for the list and the reasons.
  */
-import { ErrorBag, ValidationError } from '../../http/errors.js';
-import { attributeName, isStorableJson, isStorableText } from '../../http/validation.js';
+import { ErrorBag, ValidationError } from '../toolkit/errors.js';
+import { attributeName, isStorableJson, isStorableText } from '../toolkit/validation.js';
 import type { AssistantBody } from './schemas.js';
 
 /** A setting of the record that the request may name in two ways. */

@@ -1,8 +1,8 @@
 /** Assistants (spec 2.4, 3.5, 4.8–4.12; CONTRACT §4 and §7). */
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../http/errors.js';
-import { paginate } from '../../http/pagination.js';
-import { idParam, messageSchema, pathId, typed, validationSchema } from '../../http/route.js';
+import { notFound } from '../toolkit/errors.js';
+import { paginate } from '../toolkit/pagination.js';
+import { idParam, messageSchema, pathId, typed, validationSchema } from '../toolkit/route.js';
 import { foldEndCallTool, normalize, prepareBody } from './aliases.js';
 import {
   assistantPageSchema,

@@ -9,8 +9,8 @@
  * Unknown fields are stripped, i.e. ignored (issue 9 item 4).
  */
 import { z } from 'zod';
-import { pageQuery, pageSchema } from '../../http/pagination.js';
-import { msg, v } from '../../http/validation.js';
+import { pageQuery, pageSchema } from '../toolkit/pagination.js';
+import { msg, v } from '../toolkit/validation.js';
 
 const bool = () => v.bool();
 /** The record shows these as 1/0; clients echo them back that way, so 1/0 is accepted besides true/false. */

@@ -8,8 +8,8 @@ import { and, asc, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
 import { assistants, assistantTools, phoneNumbers, tools, voices } from '../../db/schema.js';
 import { listLanguages, listModels } from '../reference/service.js';
-import { ErrorBag, HttpError } from '../../http/errors.js';
-import { attributeName } from '../../http/validation.js';
+import { ErrorBag, HttpError } from '../toolkit/errors.js';
+import { attributeName } from '../toolkit/validation.js';
 import { fieldOf, type Normalized } from './aliases.js';
 import type { AssistantRow, AttachedTool } from './serializer.js';
 

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { AssistantMissingError } from '../../calls/engine.js';
 import { CallLimitError } from '../../calls/limits.js';
 import { assistants } from '../../db/schema.js';
-import { HttpError, notFound } from '../../http/errors.js';
-import { messageSchema, typed, validationSchema } from '../../http/route.js';
-import { v } from '../../http/validation.js';
+import { HttpError, notFound } from '../toolkit/errors.js';
+import { messageSchema, typed, validationSchema } from '../toolkit/route.js';
+import { v } from '../toolkit/validation.js';
 import { toE164 } from '../../lib/phone.js';
 
 export const INVALID_NUMBER = 'Invalid phone number format. Please use E.164 format (e.g. +1234567890)';

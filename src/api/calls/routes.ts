@@ -1,8 +1,8 @@
 /** Call records (spec 2.5, 4.13; CONTRACT §3, §4, §6): list with filters, read, delete. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, notFound } from '../../http/errors.js';
-import { paginate, pageJson, pageSchema } from '../../http/pagination.js';
-import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
+import { HttpError, notFound } from '../toolkit/errors.js';
+import { paginate, pageJson, pageSchema } from '../toolkit/pagination.js';
+import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
 import { listCallsQuery } from './schemas.js';
 import { callRecordSchema, renderCallRecord, serializeCall } from './serializer.js';
 import { deleteCall, filtersOf, findCall, listCalls } from './service.js';

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../calls/state-machine.js';
-import { pageQuery } from '../../http/pagination.js';
-import { isStorableText, MAX_ID, msg, v } from '../../http/validation.js';
+import { pageQuery } from '../toolkit/pagination.js';
+import { isStorableText, MAX_ID, msg, v } from '../toolkit/validation.js';
 
 /** The ten statuses of spec 3.3 and the live ones come from the state machine (one place). */
 export { CALL_STATUSES };

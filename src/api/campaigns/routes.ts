@@ -1,9 +1,9 @@
 /** Campaigns (CONTRACT §4, §5; spec 3.4, 4.7): create, list, delete, start and stop. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ValidationError } from '../../http/errors.js';
-import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
-import { laravelErrors } from '../../http/validation.js';
+import { ValidationError } from '../toolkit/errors.js';
+import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
+import { laravelErrors } from '../toolkit/validation.js';
 import { campaignSchema, createCampaignBody, updateStatusBody, updateStatusResponse } from './schemas.js';
 import { serializeCampaign } from './serializer.js';
 import { changeCampaignStatus, createCampaign, deleteCampaign, listCampaigns } from './service.js';

@@ -1,6 +1,6 @@
 /** Request and response schemas of the campaign endpoints (CONTRACT §4, §5; spec 4.7). */
 import { z } from 'zod';
-import { msg, v } from '../../http/validation.js';
+import { msg, v } from '../toolkit/validation.js';
 
 export const CAMPAIGN_STATUSES = ['draft', 'in-progress', 'stopped', 'completed'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];

@@ -8,9 +8,9 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
 import { assistants, campaigns } from '../../db/schema.js';
 import type { DbOrTx } from '../../calls/types.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import { HttpError, notFound } from '../toolkit/errors.js';
 import type { CampaignRow } from './serializer.js';
-import { isDbId } from '../../http/validation.js';
+import { isDbId } from '../toolkit/validation.js';
 import type { CampaignStatus, CreateCampaignInput } from './schemas.js';
 
 export const ASSISTANT_NOT_FOUND = 'Assistant not found or not an outbound assistant.';

@@ -1,8 +1,8 @@
 /** Leads (spec 4.4–4.6, CONTRACT §4, §5): create, list, update (and its alias), delete. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HttpError } from '../../http/errors.js';
-import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
+import { HttpError } from '../toolkit/errors.js';
+import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
 import { createLeadBody, leadSchema, UPDATABLE_FIELDS, updateLeadBody } from './schemas.js';
 import { serializeLead } from './serializer.js';
 import { createLead, deleteLead, listLeads, updateLead } from './service.js';

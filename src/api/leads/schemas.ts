@@ -1,6 +1,6 @@
 /** Request and response schemas of the lead endpoints (spec 2.3, 4.4–4.6; CONTRACT §4, §5). */
 import { z } from 'zod';
-import { msg, v } from '../../http/validation.js';
+import { msg, v } from '../toolkit/validation.js';
 import { toE164 } from '../../lib/phone.js';
 import { idField, optionalIdField } from '../campaigns/schemas.js';
 

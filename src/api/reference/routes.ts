@@ -1,8 +1,8 @@
 /** Reference lists (spec 4.14–4.17) and the caller's phone numbers. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { typed } from '../../http/route.js';
-import { v } from '../../http/validation.js';
+import { typed } from '../toolkit/route.js';
+import { v } from '../toolkit/validation.js';
 import { languageSchema, modelSchema, phoneNumberSchema, serializePhoneNumber, voiceSchema } from './serializers.js';
 import { listLanguages, listModels, listPhoneNumbers, listVoices } from './service.js';
 

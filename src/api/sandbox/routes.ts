@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CallLimitError } from '../../calls/limits.js';
 import { assistants, phoneNumbers } from '../../db/schema.js';
-import { fieldError, HttpError, notFound } from '../../http/errors.js';
-import { messageSchema, typed, validationSchema } from '../../http/route.js';
-import { v } from '../../http/validation.js';
+import { fieldError, HttpError, notFound } from '../toolkit/errors.js';
+import { messageSchema, typed, validationSchema } from '../toolkit/route.js';
+import { v } from '../toolkit/validation.js';
 import { toE164 } from '../../lib/phone.js';
 
 export const NO_INBOUND_ASSISTANT = 'No inbound assistant on this number';

@@ -1,9 +1,9 @@
 /** Mid-call tools (spec 2.2, 4.1–4.3; read and delete from CONTRACT §4). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { notFound, ValidationError, type FieldErrors } from '../../http/errors.js';
-import { idParam, messageSchema, typed, validationSchema } from '../../http/route.js';
-import { laravelErrors } from '../../http/validation.js';
+import { notFound, ValidationError, type FieldErrors } from '../toolkit/errors.js';
+import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
+import { laravelErrors } from '../toolkit/validation.js';
 import { asObject, createToolBody, summarize, updateToolBody } from './schemas.js';
 import { serializeTool, toolSchema } from './serializer.js';
 import { createTool, deleteTool, findTool, listTools, updateTool } from './service.js';

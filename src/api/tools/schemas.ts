@@ -3,8 +3,8 @@
  * wording of src/http/validation.ts; array items are keyed `headers.0.value`, `schema.1.name`.
  */
 import { z } from 'zod';
-import type { FieldErrors } from '../../http/errors.js';
-import { isHttpUrl, msg, v } from '../../http/validation.js';
+import type { FieldErrors } from '../toolkit/errors.js';
+import { isHttpUrl, msg, v } from '../toolkit/validation.js';
 
 export const TOOL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const PARAM_TYPES = ['string', 'number', 'boolean'] as const;

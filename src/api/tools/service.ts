@@ -2,7 +2,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
 import { tools, users, type ToolHeader, type ToolParam } from '../../db/schema.js';
-import { HttpError } from '../../http/errors.js';
+import { HttpError } from '../toolkit/errors.js';
 import type { CreateToolInput, UpdateToolInput } from './schemas.js';
 import type { ToolRow } from './serializer.js';
 

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { HttpError, notFound } from '../../http/errors.js';
-import { idParam, messageSchema, typed } from '../../http/route.js';
+import { HttpError, notFound } from '../toolkit/errors.js';
+import { idParam, messageSchema, typed } from '../toolkit/route.js';
 import { loadCallContexts } from '../../webhooks/calls.js';
 import { isLive } from '../../calls/state-machine.js';
 import { targetsFor } from '../../webhooks/payload.js';

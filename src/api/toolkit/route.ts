@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type {} from './fastify.js';
 import { isDbId } from './validation.js';
 
 /** The Fastify instance with Zod-typed requests; resources define routes on it. */

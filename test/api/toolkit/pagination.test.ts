@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageJson, pageWindow, paginate } from '../../src/http/pagination.js';
+import { pageJson, pageWindow, paginate } from '../../../src/api/toolkit/pagination.js';
 
 const base = { path: 'http://app.test/api/user/assistants/get', query: {} as Record<string, unknown> };
 

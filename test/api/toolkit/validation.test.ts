@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ValidationError } from '../../src/http/errors.js';
-import { parseOrThrow, v } from '../../src/http/validation.js';
+import { ValidationError } from '../../../src/api/toolkit/errors.js';
+import { parseOrThrow, v } from '../../../src/api/toolkit/validation.js';
 
 function errorsOf(schema: z.ZodType, data: unknown) {
   try {

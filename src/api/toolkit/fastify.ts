@@ -1,0 +1,29 @@
+/**
+ * What the routes may rely on from the Fastify app they are registered on, declared here so
+ * that src/api sees it without importing the app shell (src/http fills it in: `ctx` and
+ * `registeredRoutes` in app.ts, `req.user` in auth.ts, and it reads the route config keys).
+ */
+import type { AuthUser } from '../../accounts/users.js';
+import type { AppContext } from '../../context.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+    /** Every route as registered (method, url pattern): for 405 answers and the OpenAPI coverage test. */
+    registeredRoutes: { method: string; url: string }[];
+  }
+  interface FastifyRequest {
+    /** The token's user on every authenticated (`auth: 'user'`) route. */
+    user: AuthUser;
+  }
+  interface FastifyContextConfig {
+    /** 'user' (default under /api), 'admin' (under /api/admin) or 'none'. */
+    auth?: 'user' | 'admin' | 'none';
+    /** Top-level message of a 422 from schema validation (default "The given data was invalid."). */
+    validationMessage?: string;
+    /** Extra top-level keys of error bodies on this route, e.g. `{success: false}`. */
+    errorExtra?: Record<string, unknown>;
+    /** Message of the 404 for a path id that is not a positive integer. */
+    notFoundMessage?: string;
+  }
+}
