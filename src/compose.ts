@@ -1,12 +1,20 @@
 /**
- * The composition of a full Switchboard process: which background parts run, in start order.
- * `src/main.ts` passes `fullProcess` to `startService`; tests and benchmarks pass the parts
- * they need (e.g. `[callEnginePart]`), or none for an HTTP-only process.
+ * The composition of a Switchboard process: which background parts run (in start order) and
+ * which carriers and providers calls use. The only module that names concrete parts and
+ * adapters; `src/service.ts` (the composition root) assembles what it is given from here.
+ * `src/main.ts` passes `fullProcess`; tests and benchmarks pass the parts they need (e.g.
+ * `[callEnginePart]`), or none for an HTTP-only process.
  */
 import { callCountsPart } from './calls/call-counts.js';
 import { callEnginePart } from './calls/index.js';
+import { END_CALL_TOOL } from './calls/session.js';
+import type { Config } from './config.js';
 import { dialerPart } from './dialer/index.js';
 import type { PartFactory } from './parts.js';
+import { createLlmProvider } from './providers/llm/index.js';
+import { ProviderRegistry } from './providers/registry.js';
+import { CarrierRegistry } from './telephony/registry.js';
+import { SandboxCarrier } from './telephony/sandbox/carrier.js';
 import { webhookDeliveryPart } from './webhooks/background.js';
 
 export const fullProcess: readonly PartFactory[] = [
@@ -18,3 +26,13 @@ export const fullProcess: readonly PartFactory[] = [
   // The campaign dialer (subscribes its own call-finished queue; start order does not matter).
   dialerPart,
 ];
+
+/** The carriers of a process: the sandbox (the default). */
+export function carriersFromConfig(config: Pick<Config, 'SANDBOX_TIME_SCALE'>): CarrierRegistry {
+  return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE })]);
+}
+
+/** The providers of a process: the LLM at LLM_BASE_URL, else the offline stand-in. */
+export function providersFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY'>): ProviderRegistry {
+  return new ProviderRegistry(createLlmProvider(config, END_CALL_TOOL));
+}

@@ -4,6 +4,8 @@ import type { AdminAuth } from './accounts/bootstrap.js';
 import type { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Database } from './db/pool.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import type { CarrierRegistry } from './telephony/registry.js';
 
 /**
  * Everything a request handler or background part may use, built once per process by the
@@ -16,6 +18,10 @@ export interface AppContext {
   log: Logger;
   tokens: TokenCache;
   adminAuth: AdminAuth;
+  /** The carriers calls are placed on, by name (chosen by the composition root). */
+  carriers: CarrierRegistry;
+  /** The LLM and speech providers, by kind and name (chosen by the composition root). */
+  providers: ProviderRegistry;
   /** A short random id of this process, stored on live calls for crash recovery. */
   instanceId: string;
   /** Long-running parts, each optional so the HTTP layer can run without them in tests. */

@@ -12,6 +12,7 @@ import { AdminAuth, bootstrapIfEmpty, type BootstrapResult } from './accounts/bo
 import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import { CallFinishedEvents } from './calls/events.js';
+import { carriersFromConfig, providersFromConfig } from './compose.js';
 import type { AppContext } from './context.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
@@ -19,6 +20,8 @@ import { connect } from './db/pool.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import type { BackgroundPart, PartFactory } from './parts.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import type { CarrierRegistry } from './telephony/registry.js';
 
 export interface StartOptions {
   config: Config;
@@ -32,6 +35,10 @@ export interface StartOptions {
    * whole process). None (the default): an HTTP-only process without pg-boss.
    */
   parts?: readonly PartFactory[];
+  /** The carriers calls use (default: from the configuration, see src/compose.ts). */
+  carriers?: CarrierRegistry;
+  /** The LLM and speech providers (default: from the configuration, see src/compose.ts). */
+  providers?: ProviderRegistry;
   /** Size of the connection pool (default 20). */
   poolSize?: number;
 }
@@ -83,6 +90,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       log,
       tokens: new TokenCache(database.db),
       adminAuth: new AdminAuth(database.db, config.ADMIN_TOKEN),
+      carriers: opts.carriers ?? carriersFromConfig(config),
+      providers: opts.providers ?? providersFromConfig(config),
       instanceId: randomBytes(6).toString('hex'),
       services: {},
     };

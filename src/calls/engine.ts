@@ -8,23 +8,25 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
 import type { PostCallField } from '../db/schema.js';
-import { createLlmProvider, type LlmProvider } from '../providers/llm/index.js';
+import type { LlmProvider } from '../providers/llm/types.js';
+import type { ProviderRegistry } from '../providers/registry.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
-import { SandboxCarrier } from '../telephony/sandbox/carrier.js';
+import type { CarrierRegistry } from '../telephony/registry.js';
 import type { Carrier } from '../telephony/types.js';
 import { executorOf } from './events.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
-import { CallSession, END_CALL_TOOL, type SessionResult, type ToolExecutor } from './session.js';
+import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
 import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
 import { ToolRunner, type MidCallTool } from './tool-runner.js';
 import type { CallService, DbOrTx, PlaceCallInput } from './types.js';
 import { fillTemplate } from './variables.js';
 
-export interface EngineOptions {
+/** What the engine runs calls on, chosen by the composition root. */
+export interface EngineDeps {
+  carriers: CarrierRegistry;
+  providers: ProviderRegistry;
   clock?: Clock;
-  carrier?: Carrier;
-  llm?: LlmProvider;
   tools?: ToolExecutor;
 }
 
@@ -37,8 +39,8 @@ interface LiveCall {
 
 
 export class CallEngine implements CallService {
-  readonly llm: LlmProvider;
-  readonly carrier: Carrier;
+  private readonly carriers: CarrierRegistry;
+  private readonly providers: ProviderRegistry;
   private readonly clock: Clock;
   private readonly tools: ToolExecutor;
   private readonly live = new Map<number, LiveCall>();
@@ -46,12 +48,21 @@ export class CallEngine implements CallService {
 
   constructor(
     private readonly ctx: AppContext,
-    opts: EngineOptions = {},
+    deps: EngineDeps,
   ) {
-    this.clock = opts.clock ?? systemClock;
-    this.carrier = opts.carrier ?? new SandboxCarrier({ timeScale: ctx.config.SANDBOX_TIME_SCALE, clock: this.clock });
-    this.llm = opts.llm ?? createLlmProvider(ctx.config, END_CALL_TOOL);
-    this.tools = opts.tools ?? new ToolRunner({ allowPrivate: ctx.config.ALLOW_PRIVATE_TARGETS, log: ctx.log });
+    this.carriers = deps.carriers;
+    this.providers = deps.providers;
+    this.clock = deps.clock ?? systemClock;
+    this.tools = deps.tools ?? new ToolRunner({ allowPrivate: ctx.config.ALLOW_PRIVATE_TARGETS, log: ctx.log });
+  }
+
+  get llm(): LlmProvider {
+    return this.providers.llm;
+  }
+
+  /** The carrier calls are placed on (every call on the default carrier, for now). */
+  get carrier(): Carrier {
+    return this.carriers.default;
   }
 
   activeCalls(): number {

@@ -24,7 +24,7 @@ const SWEEP_INTERVAL_MS = 10_000;
 
 export function callEnginePart(ctx: AppContext): BackgroundPart {
   const events = ctx.services.callEvents;
-  const engine = new CallEngine(ctx);
+  const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers });
   const { pool } = ctx.database;
   const timers: NodeJS.Timeout[] = [];
   let sweeping: Promise<unknown> = Promise.resolve();

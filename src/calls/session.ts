@@ -15,7 +15,6 @@ import type { EndStatus, UnconnectedEnd } from './state-machine.js';
 import { CallTimers } from './timers.js';
 import { toolFunction, type MidCallTool, type ToolOutcome } from './tool-runner.js';
 import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
-import { STAND_IN_NOTE } from '../providers/llm/stand-in.js';
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
 
@@ -125,7 +124,7 @@ export class CallSession {
   ) {
     this.stages = deps.stages ?? textStages;
     this.done = new Promise((resolve) => (this.resolve = resolve));
-    if (deps.llm.standIn) this.lines.push(STAND_IN_NOTE);
+    if (deps.llm.transcriptNote) this.lines.push(deps.llm.transcriptNote);
     if (settings.systemPrompt.trim() !== '') this.messages.push({ role: 'system', content: settings.systemPrompt });
     for (const tool of settings.tools) this.toolsByName.set(tool.name, tool);
     this.specs = [

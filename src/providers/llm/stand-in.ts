@@ -14,6 +14,7 @@ export const STAND_IN_CLOSING = 'Thank you for your time. Goodbye!';
 export class OfflineStandInLlm implements LlmProvider {
   readonly label = 'offline stand-in';
   readonly standIn = true;
+  readonly transcriptNote = STAND_IN_NOTE;
 
   constructor(private readonly endCallTool: string) {}
 

@@ -53,8 +53,10 @@ export interface ExtractionRequest {
 export interface LlmProvider {
   /** Shown in logs, e.g. "openai-compatible" or "offline stand-in". */
   readonly label: string;
-  /** True for the offline stand-in: transcripts and logs say so. */
+  /** True for the offline stand-in: logs say so. */
   readonly standIn: boolean;
+  /** A line that opens the transcript of every connected call run on this provider (the stand-in says it is one). */
+  readonly transcriptNote?: string;
   complete(request: CompletionRequest): Promise<Completion>;
   extract(request: ExtractionRequest): Promise<Record<string, unknown>>;
 }
