@@ -19,7 +19,7 @@ import { runPostCall } from './post-call.js';
 import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
 import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
 import { ToolRunner, type MidCallTool } from './tool-runner.js';
-import type { CallService, DbOrTx, PlaceCallInput } from './types.js';
+import { AssistantMissingError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { fillTemplate } from './variables.js';
 
 /** What the engine runs calls on, chosen by the composition root. */
@@ -30,7 +30,7 @@ export interface EngineDeps {
   tools?: ToolExecutor;
 }
 
-export class AssistantMissingError extends Error {}
+export { AssistantMissingError } from './types.js';
 
 interface LiveCall {
   session: CallSession;

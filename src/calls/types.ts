@@ -20,6 +20,9 @@ export interface PlaceCallInput {
   secondaryContactId?: number | null;
 }
 
+/** The call's assistant is not the user's (or is gone): no call was created. */
+export class AssistantMissingError extends Error {}
+
 export interface CallService {
   /**
    * Inserts the call record (status `initiated`) inside the caller's transaction and returns
@@ -28,7 +31,11 @@ export interface CallService {
   createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number>;
   /** Runs a created call in this process (dial, converse, finish). Resolves once started. */
   startCall(callId: number): Promise<void>;
-  /** createCallRecord + startCall, for make_call and simulated inbound calls. */
+  /**
+   * createCallRecord + startCall, for make_call and simulated inbound calls. Throws
+   * CallLimitError (src/calls/limits.ts) when the user has no free call slot and
+   * AssistantMissingError when the assistant is not the user's.
+   */
   placeCall(input: PlaceCallInput): Promise<{ callId: number }>;
   /** Number of calls this process is running now. */
   activeCalls(): number;

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { registerApi } from '../api/index.js';
 import type { AppContext } from '../context.js';
 import { authHook, bearerToken } from './auth.js';
+import { domainErrorToHttp } from './domain-errors.js';
 import { HttpError, ValidationError } from '../api/toolkit/errors.js';
 import type {} from '../api/toolkit/fastify.js';
 import { laravelErrors } from '../api/toolkit/validation.js';
@@ -74,7 +75,8 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // ---- errors: always the spec's envelopes, never internals
-  app.setErrorHandler((err: FastifyError | HttpError | RequestValidationError, req, reply) => {
+  app.setErrorHandler((thrown: FastifyError | HttpError | RequestValidationError, req, reply) => {
+    const err = domainErrorToHttp(thrown) ?? thrown;
     const config = req.routeOptions?.config ?? {};
     const extra = config.errorExtra ?? {};
     if (err instanceof RequestValidationError) {

@@ -2,8 +2,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AssistantMissingError } from '../../calls/engine.js';
-import { CallLimitError } from '../../calls/limits.js';
 import { assistants } from '../../db/schema.js';
 import { HttpError, notFound } from '../toolkit/errors.js';
 import { messageSchema, typed, validationSchema } from '../toolkit/route.js';
@@ -45,19 +43,15 @@ export async function makeCallRoutes(app: FastifyInstance): Promise<void> {
     if (assistant.status !== 'active') throw new HttpError(422, 'Assistant is inactive.');
     const engine = app.ctx.services.calls;
     if (!engine) throw new HttpError(503, 'The call engine is not running.');
-    try {
-      const { callId } = await engine.placeCall({
-        userId: user.id,
-        assistantId: assistant.id,
-        to,
-        variables: req.body.variables ?? {},
-        type: 'outbound',
-      });
-      return { message: 'Call initiated successfully', call_id: callId, status: 'initiated' as const };
-    } catch (err) {
-      if (err instanceof CallLimitError) throw new HttpError(429, err.message);
-      if (err instanceof AssistantMissingError) throw notFound('Assistant not found');
-      throw err;
-    }
+    // A used-up call limit (429) and an assistant deleted meanwhile (404) are domain errors,
+    // answered by the central error handler (src/http/domain-errors.ts).
+    const { callId } = await engine.placeCall({
+      userId: user.id,
+      assistantId: assistant.id,
+      to,
+      variables: req.body.variables ?? {},
+      type: 'outbound',
+    });
+    return { message: 'Call initiated successfully', call_id: callId, status: 'initiated' as const };
   });
 }

@@ -2,7 +2,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CallLimitError } from '../../calls/limits.js';
 import { assistants, phoneNumbers } from '../../db/schema.js';
 import { fieldError, HttpError, notFound } from '../toolkit/errors.js';
 import { messageSchema, typed, validationSchema } from '../toolkit/route.js';
@@ -62,12 +61,8 @@ export async function sandboxRoutes(app: FastifyInstance): Promise<void> {
       )
       .limit(1);
     if (!assistant) throw notFound(NO_INBOUND_ASSISTANT);
-    try {
-      const { callId } = await engine.placeCall({ userId: user.id, assistantId: assistant.id, to: from, variables: req.body.variables ?? {}, type: 'inbound' });
-      return { message: 'Inbound call simulated', call_id: callId };
-    } catch (err) {
-      if (err instanceof CallLimitError) throw new HttpError(429, err.message);
-      throw err;
-    }
+    // A used-up call limit is answered 429 by the central error handler (src/http/domain-errors.ts).
+    const { callId } = await engine.placeCall({ userId: user.id, assistantId: assistant.id, to: from, variables: req.body.variables ?? {}, type: 'inbound' });
+    return { message: 'Inbound call simulated', call_id: callId };
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../../src/calls/index.js';
+import { calls } from '../../../src/db/schema.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 
@@ -69,6 +70,18 @@ describe('POST /api/user/sandbox/inbound-call', () => {
     const res = await simulate(bob, { to: aliceNumber.phone_number, from: '+4915123456700' });
     expect(res.status).toBe(404);
     expect(res.body).toEqual(NONE);
+  });
+
+  it('answers 429 when the account’s parallel calls are used up', async () => {
+    const carol = await t.createUser({ max_calls_in_parallel: 1 });
+    const number = await t.addPhoneNumber(carol.id, '+493012345679');
+    const assistant = await insertAssistant(t, carol.id, { type: 'inbound', phoneNumberId: number.id });
+    await t.service.ctx.database.db.insert(calls).values({
+      userId: carol.id, assistantId: assistant.id, assistantName: 'x', type: 'inbound', status: 'in-progress', clientPhoneNumber: '+4915123456700', ownerInstance: t.service.ctx.instanceId,
+    });
+    const res = await simulate(carol, { to: number.phone_number, from: '+4915123456700' });
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ message: 'Too many calls in parallel: your account allows 1 at a time.' });
   });
 
   it('validates the body', async () => {

@@ -1,0 +1,29 @@
+/**
+ * Errors of the layers below the API (call engine, …) as HTTP answers, in one table the
+ * central error handler consults, so routes let them through instead of each catching and
+ * translating them. Add a row here when a domain error can reach a route.
+ */
+import { HttpError } from '../api/toolkit/errors.js';
+import { CallLimitError } from '../calls/limits.js';
+import { AssistantMissingError } from '../calls/types.js';
+
+interface DomainErrorRow<E extends Error> {
+  type: abstract new (...args: never[]) => E;
+  toHttp(err: E): HttpError;
+}
+
+const row = <E extends Error>(type: DomainErrorRow<E>['type'], toHttp: (err: E) => HttpError): DomainErrorRow<Error> =>
+  ({ type, toHttp }) as DomainErrorRow<Error>;
+
+const DOMAIN_ERRORS: readonly DomainErrorRow<Error>[] = [
+  // The account's max_calls_in_parallel is used up (make_call, simulated inbound calls).
+  row(CallLimitError, (err) => new HttpError(429, err.message)),
+  // The assistant went away between the route's check and the call's insert.
+  row(AssistantMissingError, () => new HttpError(404, 'Assistant not found')),
+];
+
+/** The HTTP answer of a domain error, or null when `err` is none of them. */
+export function domainErrorToHttp(err: unknown): HttpError | null {
+  for (const { type, toHttp } of DOMAIN_ERRORS) if (err instanceof type) return toHttp(err);
+  return null;
+}
