@@ -12,7 +12,9 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { PartFactory } from '../../src/parts.js';
+import type { ProviderRegistry } from '../../src/providers/registry.js';
 import { startService, type RunningService } from '../../src/service.js';
+import type { CarrierRegistry } from '../../src/telephony/registry.js';
 import { adminQuery, withDatabase } from './template.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -75,8 +77,17 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
-/** `parts`: the background parts to run (e.g. `[callEnginePart]`, or `fullProcess`); none by default. */
-export async function startTestService(opts: { env?: Record<string, string>; parts?: readonly PartFactory[]; databaseUrl?: string } = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  /** The background parts to run (e.g. `[callEnginePart]`, or `fullProcess`); none by default. */
+  parts?: readonly PartFactory[];
+  /** Carriers and providers other than the configuration's (e.g. a test carrier). */
+  carriers?: CarrierRegistry;
+  providers?: ProviderRegistry;
+  databaseUrl?: string;
+}
+
+export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const config = testConfig(opts.env);
   const service = await startService({
@@ -84,6 +95,8 @@ export async function startTestService(opts: { env?: Record<string, string>; par
     databaseUrl,
     listen: false,
     parts: opts.parts ?? [],
+    carriers: opts.carriers,
+    providers: opts.providers,
     log: createLogger(config.LOG_LEVEL),
     poolSize: 5,
   });
