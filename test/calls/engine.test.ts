@@ -2,6 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../src/calls/index.js';
 import { AssistantMissingError } from '../../src/calls/engine.js';
+import { END_CALL_TOOL } from '../../src/calls/session.js';
+import { OfflineStandInLlm, STAND_IN_NOTE } from '../../src/providers/llm/index.js';
+import { ProviderRegistry } from '../../src/providers/registry.js';
+import { CarrierRegistry } from '../../src/telephony/registry.js';
+import { SandboxCarrier } from '../../src/telephony/sandbox/carrier.js';
 import { insertAssistant, insertCampaign, insertLead } from '../support/fixtures.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -54,5 +59,29 @@ describe('createCallRecord + startCall', () => {
     await expect(
       db.transaction((tx) => t.service.ctx.services.calls!.createCallRecord(tx, { userId: other.id, assistantId: assistant.id, to: '+4915123456700' })),
     ).rejects.toBeInstanceOf(AssistantMissingError);
+  });
+});
+
+describe('carriers and providers from the composition root', () => {
+  it('runs calls on the registries it is given, not on ones built from the configuration', async () => {
+    // The configuration names an LLM server nobody listens on; the registry holds the stand-in.
+    const own = await startTestService({
+      parts: [callEnginePart],
+      env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1' },
+      carriers: new CarrierRegistry([new SandboxCarrier({ timeScale: 0 })]),
+      providers: new ProviderRegistry(new OfflineStandInLlm(END_CALL_TOOL)),
+    });
+    try {
+      const user = await own.createUser();
+      const assistant = await insertAssistant(own, user.id);
+      const res = await user.post('/api/user/make_call', { phone_number: '+4915123456700', assistant_id: assistant.id });
+      expect(res.status).toBe(200);
+      await own.service.ctx.services.callEngine!.whenFinished(res.body.call_id);
+      const record = (await user.get(`/api/user/calls/${res.body.call_id}`)).body;
+      expect(record.status).toBe('completed');
+      expect(record.transcript.split('\n')[0]).toBe(STAND_IN_NOTE);
+    } finally {
+      await own.close();
+    }
   });
 });
