@@ -27,6 +27,24 @@ const envSchema = z.object({
   ALLOW_PRIVATE_TARGETS: bool.default(false),
   LLM_BASE_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().optional(),
+  /** Speech-to-text: Deepgram live when its key is set (src/providers/stt/deepgram). */
+  DEEPGRAM_API_KEY: z.string().optional(),
+  DEEPGRAM_URL: z.string().url().default('wss://api.deepgram.com/v1/listen'),
+  /** Speech-to-text: an OpenAI-compatible /v1/audio/transcriptions server, used when there is no Deepgram key. */
+  STT_BASE_URL: z.string().url().optional(),
+  STT_API_KEY: z.string().optional(),
+  STT_MODEL: z.string().default('whisper-1'),
+  /** Text-to-speech: ElevenLabs stream-input, for voices whose provider is `elevenlabs`. */
+  ELEVENLABS_API_KEY: z.string().optional(),
+  ELEVENLABS_URL: z.string().url().default('wss://api.elevenlabs.io'),
+  ELEVENLABS_MODEL: z.string().default('eleven_flash_v2_5'),
+  /** Text-to-speech: an OpenAI-compatible /v1/audio/speech server, for voices whose provider is `openai`. */
+  TTS_BASE_URL: z.string().url().optional(),
+  TTS_API_KEY: z.string().optional(),
+  TTS_MODEL: z.string().default('tts-1'),
+  /** Speech-to-speech (mode multimodal): an OpenAI Realtime WebSocket endpoint. */
+  REALTIME_URL: z.string().url().optional(),
+  REALTIME_API_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014),
   PLATFORM_COST_PER_MINUTE: z.coerce.number().min(0).default(0.05),
