@@ -68,9 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.DATABASE_URL && !e.ADMIN_TOKEN) {
-    throw new ConfigError('Invalid configuration:\n  ADMIN_TOKEN: required when DATABASE_URL is set');
-  }
   const local = `http://localhost:${e.PORT}`;
   return {
     ...e,

@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { AdminAuth } from './accounts/bootstrap.js';
+import type { AdminAuth } from './accounts/admin-token.js';
 import type { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Database } from './db/pool.js';

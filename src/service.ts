@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import PgBoss from 'pg-boss';
-import { AdminAuth, bootstrapIfEmpty, type BootstrapResult } from './accounts/bootstrap.js';
+import { AdminAuth } from './accounts/admin-token.js';
+import { bootstrapIfEmpty, type BootstrapResult } from './accounts/bootstrap.js';
+import { listenForAccountChanges } from './accounts/changes.js';
 import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import { CallFinishedEvents } from './calls/events.js';
@@ -66,9 +68,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   let database: ReturnType<typeof connect> | undefined;
   let boss: PgBoss | undefined;
   let app: FastifyInstance | undefined;
+  let accountChanges: ReturnType<typeof listenForAccountChanges> | undefined;
 
   const close = async () => {
     await app?.close().catch((err) => log.error({ err }, 'closing HTTP server failed'));
+    await accountChanges?.stop();
     for (const part of [...parts].reverse()) {
       await part.stop().catch((err) => log.error({ err, part: part.name }, 'stopping background part failed'));
     }
@@ -95,6 +99,12 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       instanceId: randomBytes(6).toString('hex'),
       services: {},
     };
+    // Revoked tokens, disabled users and a rotated admin token reach this process's caches at once.
+    accountChanges = listenForAccountChanges({ connectionString: url, log, tokens: ctx.tokens, admin: ctx.adminAuth });
+    await accountChanges.start();
+    if (!(await ctx.adminAuth.configured())) {
+      log.warn('no admin token is configured: set ADMIN_TOKEN or run `npx switchboard admin-token rotate`');
+    }
 
     const factories = opts.parts ?? [];
     if (factories.length > 0) {

@@ -27,9 +27,10 @@ describe('configuration from the environment', () => {
     }
   });
 
-  it('requires ADMIN_TOKEN with DATABASE_URL', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db' })).toThrow(/ADMIN_TOKEN/);
-    expect(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db', ADMIN_TOKEN: 'a-long-enough-admin-token' }).DATABASE_URL).toBeDefined();
+  it('accepts DATABASE_URL without ADMIN_TOKEN (the admin token is then the one `switchboard admin-token rotate` stores)', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db' }).ADMIN_TOKEN).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db', ADMIN_TOKEN: 'a-long-enough-admin-token' }).ADMIN_TOKEN).toBe('a-long-enough-admin-token');
+    expect(() => loadConfig({ ADMIN_TOKEN: 'short' })).toThrow(/ADMIN_TOKEN/);
   });
 
   it('reads PUBLIC_BASE_URL and PUBLIC_APP_URL without trailing slashes', () => {

@@ -1,11 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/pool.js';
 import { phoneNumbers, systemSettings } from '../db/schema.js';
-import { hashToken, newToken } from './tokens.js';
+import { ADMIN_TOKEN_FROM_ENV, ADMIN_TOKEN_KEY, newAdminToken } from './admin-token.js';
+import { hashToken } from './tokens.js';
 import { createUser } from './users.js';
-
-const ADMIN_KEY = 'admin_token_hash';
 
 export interface BootstrapResult {
   adminToken?: string;
@@ -20,12 +18,12 @@ export interface BootstrapResult {
 export async function bootstrapIfEmpty(db: Db, opts: { adminTokenFromEnv?: string }): Promise<BootstrapResult> {
   return db.transaction(async (tx) => {
     await tx.execute('SELECT pg_advisory_xact_lock(727002)');
-    const [done] = await tx.select().from(systemSettings).where(eq(systemSettings.key, ADMIN_KEY));
+    const [done] = await tx.select().from(systemSettings).where(eq(systemSettings.key, ADMIN_TOKEN_KEY));
     if (done) return {};
-    const adminToken = opts.adminTokenFromEnv ? undefined : `sb_admin_${newToken().slice(3)}`;
+    const adminToken = opts.adminTokenFromEnv ? undefined : newAdminToken();
     await tx.insert(systemSettings).values({
-      key: ADMIN_KEY,
-      value: adminToken ? hashToken(adminToken) : 'env',
+      key: ADMIN_TOKEN_KEY,
+      value: adminToken ? hashToken(adminToken) : ADMIN_TOKEN_FROM_ENV,
     });
     const { user, token } = await createUser(tx as unknown as Db, { name: 'Demo', email: 'demo@switchboard.local' });
     await tx.insert(phoneNumbers).values({
@@ -36,29 +34,4 @@ export async function bootstrapIfEmpty(db: Db, opts: { adminTokenFromEnv?: strin
     });
     return { adminToken, demoToken: token };
   });
-}
-
-/** Checks an admin bearer token against ADMIN_TOKEN or the generated one's stored hash. */
-export class AdminAuth {
-  private storedHash: string | null | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly envToken?: string,
-  ) {}
-
-  async verify(token: string): Promise<boolean> {
-    if (this.envToken) return safeEqual(token, this.envToken);
-    if (this.storedHash === undefined) {
-      const [row] = await this.db.select().from(systemSettings).where(eq(systemSettings.key, ADMIN_KEY));
-      this.storedHash = row && row.value !== 'env' ? row.value : null;
-    }
-    return this.storedHash !== null && safeEqual(hashToken(token), this.storedHash);
-  }
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

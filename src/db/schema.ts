@@ -36,6 +36,12 @@ export const users = pgTable('users', {
   maxTools: integer('max_tools').notNull().default(5),
   maxCallsInParallel: integer('max_calls_in_parallel').notNull().default(10),
   webhookSecret: text('webhook_secret').notNull(),
+  /**
+   * Set when an operator disabled the account (CLI `users disable`, admin API): its tokens are
+   * refused at once and its campaigns stop; null = active. Kept as a time, not a flag, so the
+   * operator can see when it happened.
+   */
+  disabledAt: ts('disabled_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex('users_email_unique').on(sql`lower(${t.email})`)]);

@@ -3,7 +3,8 @@
  * central error handler consults, so routes let them through instead of each catching and
  * translating them. Add a row here when a domain error can reach a route.
  */
-import { HttpError } from '../api/toolkit/errors.js';
+import { AccountError } from '../accounts/errors.js';
+import { fieldError, HttpError, notFound } from '../api/toolkit/errors.js';
 import { CallLimitError } from '../calls/limits.js';
 import { AssistantMissingError } from '../calls/types.js';
 
@@ -15,7 +16,26 @@ interface DomainErrorRow<E extends Error> {
 const row = <E extends Error>(type: DomainErrorRow<E>['type'], toHttp: (err: E) => HttpError): DomainErrorRow<Error> =>
   ({ type, toHttp }) as DomainErrorRow<Error>;
 
+/** Account rules (src/accounts), as the admin API answers them. */
+function accountErrorToHttp(err: AccountError): HttpError {
+  switch (err.kind) {
+    case 'user-not-found':
+      return notFound('User not found.');
+    case 'token-not-found':
+      return notFound('Token not found.');
+    case 'number-not-found':
+      return notFound('Phone number not found.');
+    case 'email-taken':
+      return fieldError('email', err.message);
+    case 'invalid-phone':
+      return fieldError('phone_number', err.message);
+    default:
+      return new HttpError(422, err.message);
+  }
+}
+
 const DOMAIN_ERRORS: readonly DomainErrorRow<Error>[] = [
+  row(AccountError, accountErrorToHttp),
   // The account's max_calls_in_parallel is used up (make_call, simulated inbound calls).
   row(CallLimitError, (err) => new HttpError(429, err.message)),
   // The assistant went away between the route's check and the call's insert.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminAuth, bootstrapIfEmpty } from '../../src/accounts/bootstrap.js';
+import { AdminAuth } from '../../src/accounts/admin-token.js';
+import { bootstrapIfEmpty } from '../../src/accounts/bootstrap.js';
 import { TokenCache } from '../../src/accounts/token-cache.js';
 import { connect, type Database } from '../../src/db/pool.js';
 import { createTestDatabase, dropTestDatabase } from '../support/service.js';

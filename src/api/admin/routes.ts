@@ -1,22 +1,18 @@
-/** The operator's admin API (CONTRACT §2), authenticated with the admin token. */
-import { eq, sql } from 'drizzle-orm';
+/** The operator's admin API (CONTRACT §2), authenticated with the admin token. Rules live in src/accounts. */
 import type { FastifyInstance } from 'fastify';
 
-import { createUser, issueToken, revokeToken } from '../../accounts/users.js';
-import { phoneNumbers, users, voices } from '../../db/schema.js';
+import { issueToken, revokeToken } from '../../accounts/api-tokens.js';
+import { AccountError } from '../../accounts/errors.js';
+import { addPhoneNumber } from '../../accounts/phone-numbers.js';
+import { createUser } from '../../accounts/users.js';
+import { addVoice } from '../../accounts/voices.js';
 import { isoMicro } from '../../db/time.js';
 import { fieldError, notFound } from '../toolkit/errors.js';
 import { messageSchema, typed } from '../toolkit/route.js';
-import { countryOf, toE164 } from '../../lib/phone.js';
 import { serializePhoneNumber } from '../reference/serializers.js';
 import { createPhoneNumberBody, createUserBody, createVoiceBody, tokenParams, userIdParam } from './schemas.js';
 
 const tags = ['admin'];
-
-async function userExists(app: FastifyInstance, id: number): Promise<boolean> {
-  const [row] = await app.ctx.database.db.select({ id: users.id }).from(users).where(eq(users.id, id));
-  return Boolean(row);
-}
 
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const r = typed(app);
@@ -26,8 +22,6 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags, summary: 'Create a user and its first API token', body: createUserBody },
   }, async (req, reply) => {
     const body = req.body;
-    const [dup] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${body.email})`);
-    if (dup) throw fieldError('email', 'The email has already been taken.');
     const { user, token } = await createUser(db, {
       name: body.name,
       email: body.email,
@@ -51,7 +45,6 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags, summary: 'Issue another API token for a user', params: userIdParam },
     config: { notFoundMessage: 'User not found.' },
   }, async (req, reply) => {
-    if (!(await userExists(app, req.params.id))) throw notFound('User not found.');
     const { id, token } = await issueToken(db, req.params.id);
     return reply.code(201).send({ data: { id, token } });
   });
@@ -60,7 +53,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags, summary: 'Revoke an API token at once', params: tokenParams, response: { 200: messageSchema } },
     config: { notFoundMessage: 'Token not found.' },
   }, async (req) => {
-    const hash = await revokeToken(db, req.params.id, req.params.tokenId);
+    const hash = await revokeToken(db, req.params.tokenId, req.params.id);
     if (!hash) throw notFound('Token not found.');
     app.ctx.tokens.forget(hash);
     return { message: 'Token revoked successfully' };
@@ -70,28 +63,23 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags, summary: "Add a phone number to a user's account", params: userIdParam, body: createPhoneNumberBody },
     config: { notFoundMessage: 'User not found.' },
   }, async (req, reply) => {
-    if (!(await userExists(app, req.params.id))) throw notFound('User not found.');
-    const e164 = toE164(req.body.phone_number, app.ctx.config.DEFAULT_PHONE_REGION);
-    if (!e164) throw fieldError('phone_number', 'Invalid phone number');
-    const [row] = await db
-      .insert(phoneNumbers)
-      .values({
-        userId: req.params.id,
-        phoneNumber: e164,
-        countryCode: (req.body.country_code ?? countryOf(e164)).toUpperCase(),
-        typeLabel: req.body.type_label,
-      })
-      .returning();
-    return reply.code(201).send({ data: serializePhoneNumber({ ...row, assigned: false }) });
+    const number = await addPhoneNumber(db, {
+      userId: req.params.id,
+      phoneNumber: req.body.phone_number,
+      countryCode: req.body.country_code,
+      typeLabel: req.body.type_label,
+    }, app.ctx.config.DEFAULT_PHONE_REGION);
+    return reply.code(201).send({ data: serializePhoneNumber(number) });
   });
 
   r.post('/api/admin/voices', {
     schema: { tags, summary: 'Add a public voice, or a private voice of one user', body: createVoiceBody },
   }, async (req, reply) => {
-    const userId = req.body.user_id ?? null;
-    if (userId !== null && !(await userExists(app, userId))) throw fieldError('user_id', 'The selected user id is invalid.');
-    const [row] = await db.insert(voices).values({ name: req.body.name, mode: req.body.mode, userId }).returning();
-    return reply.code(201).send({ data: { id: row.id, name: row.name, mode: row.mode } });
+    const voice = await addVoice(db, { name: req.body.name, mode: req.body.mode, userId: req.body.user_id }).catch((err: unknown) => {
+      // A voice's owner is a body field: an unknown one is invalid input, not a missing resource.
+      if (err instanceof AccountError && err.kind === 'user-not-found') throw fieldError('user_id', 'The selected user id is invalid.');
+      throw err;
+    });
+    return reply.code(201).send({ data: { id: voice.id, name: voice.name, mode: voice.mode } });
   });
 }
-

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PHONE_NUMBER_TYPES } from '../../accounts/phone-numbers.js';
+import { VOICE_MODES } from '../../accounts/voices.js';
 import { pathId } from '../toolkit/route.js';
 import { v } from '../toolkit/validation.js';
 
@@ -12,12 +14,12 @@ export const createUserBody = z.object({
 export const createPhoneNumberBody = z.object({
   phone_number: v.string({ max: 64 }),
   country_code: v.string({ max: 2 }).optional(),
-  type_label: v.enum(['Normal', 'SIP', 'Caller ID']),
+  type_label: v.enum(PHONE_NUMBER_TYPES),
 });
 
 export const createVoiceBody = z.object({
   name: v.string({ max: 255 }),
-  mode: v.enum(['pipeline', 'multimodal']),
+  mode: v.enum(VOICE_MODES),
   user_id: v.id().optional().nullable(),
 });
 

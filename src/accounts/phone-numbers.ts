@@ -1,0 +1,90 @@
+/**
+ * Phone numbers of a user's account (the numbers assistants call from and answer on).
+ * Removing one never touches call records: a call keeps the number as text
+ * (`assistant_phone_number`), and an assistant that held it is left without a number.
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/pool.js';
+import { assistants, phoneNumbers } from '../db/schema.js';
+import { countryOf, toE164 } from '../lib/phone.js';
+import { AccountError } from './errors.js';
+import { requireUser } from './users.js';
+
+export const PHONE_NUMBER_TYPES = ['Normal', 'SIP', 'Caller ID'] as const;
+export type PhoneNumberType = (typeof PHONE_NUMBER_TYPES)[number];
+
+export interface PhoneNumberSummary {
+  id: number;
+  userId: number;
+  phoneNumber: string;
+  countryCode: string;
+  typeLabel: string;
+  /** Held by an assistant that is not deleted. */
+  assigned: boolean;
+  createdAt: string;
+}
+
+export interface NewPhoneNumber {
+  userId: number;
+  phoneNumber: string;
+  typeLabel: PhoneNumberType;
+  /** Two letters; default: the number's own country. */
+  countryCode?: string;
+}
+
+/** Adds a number in E.164 (national formats read with `region`). */
+export async function addPhoneNumber(db: Db, input: NewPhoneNumber, region: string): Promise<PhoneNumberSummary> {
+  await requireUser(db, input.userId);
+  const e164 = toE164(input.phoneNumber, region);
+  if (!e164) throw new AccountError('invalid-phone', 'Invalid phone number');
+  const [row] = await db
+    .insert(phoneNumbers)
+    .values({
+      userId: input.userId,
+      phoneNumber: e164,
+      countryCode: (input.countryCode ?? countryOf(e164)).toUpperCase(),
+      typeLabel: input.typeLabel,
+    })
+    .returning();
+  return { ...row, assigned: false };
+}
+
+// Spelled out: drizzle leaves columns unqualified in a single-table select, which would make
+// the subquery compare the assistant's own id.
+const assigned = sql<boolean>`exists (select 1 from assistants a where a.phone_number_id = phone_numbers.id and a.deleted_at is null)`;
+
+/** Numbers of one user, or of every user, in id order. */
+export async function listPhoneNumbers(db: Db, opts: { userId?: number } = {}): Promise<PhoneNumberSummary[]> {
+  return db
+    .select({
+      id: phoneNumbers.id,
+      userId: phoneNumbers.userId,
+      phoneNumber: phoneNumbers.phoneNumber,
+      countryCode: phoneNumbers.countryCode,
+      typeLabel: phoneNumbers.typeLabel,
+      assigned,
+      createdAt: phoneNumbers.createdAt,
+    })
+    .from(phoneNumbers)
+    .where(opts.userId === undefined ? undefined : eq(phoneNumbers.userId, opts.userId))
+    .orderBy(asc(phoneNumbers.id));
+}
+
+/**
+ * Removes a number. Assistants that held it lose it (their `phone_number_id` becomes null by
+ * the foreign key) and are counted in the answer; calls are not touched.
+ */
+export async function removePhoneNumber(db: Db, id: number, opts: { userId?: number } = {}): Promise<{ number: PhoneNumberSummary; detachedAssistants: number }> {
+  return db.transaction(async (tx) => {
+    const [held] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(assistants)
+      .where(and(eq(assistants.phoneNumberId, id), isNull(assistants.deletedAt)));
+    const [row] = await tx
+      .delete(phoneNumbers)
+      .where(and(eq(phoneNumbers.id, id), opts.userId === undefined ? undefined : eq(phoneNumbers.userId, opts.userId)))
+      .returning();
+    if (!row) throw new AccountError('number-not-found', `Phone number not found: ${id}`);
+    return { number: { ...row, assigned: held.n > 0 }, detachedAssistants: held.n };
+  });
+}
