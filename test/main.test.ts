@@ -3,44 +3,19 @@
  * database prints the tokens once, a restart keeps the data and prints nothing, SIGTERM
  * shuts down cleanly. Runs on the embedded server only (that is what `npm start` uses).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../src/db/embedded.js';
+import { startMain, stopMain } from './support/main-process.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-main-'));
 fs.chmodSync(dataDir, 0o755);
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-async function start(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ADMIN_TOKEN: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`exited early: ${out}`);
-    try {
-      if ((await fetch(`${url}/ready`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, url, output: () => out };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  child.kill('SIGTERM');
-  return exited;
-}
+const start = () => startMain({ DATA_DIR: dataDir });
+const stop = stopMain;
 
 describe.runIf(inject('pgPrefix') === 'sbt_')('npm start', () => {
   it('bootstraps once, keeps data across a restart, and stops on SIGTERM', async () => {
