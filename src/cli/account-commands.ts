@@ -115,11 +115,16 @@ export async function numbersRemove(s: Session, id: number) {
   });
 }
 
-export async function voicesAdd(s: Session, input: { name: string; mode: VoiceMode; user?: string }) {
+function voiceRecord(v: { id: number; name: string; mode: string; userId: number | null; provider: string; providerVoiceId: string | null }) {
+  return { id: v.id, name: v.name, mode: v.mode, user_id: v.userId, provider: v.provider, provider_voice_id: v.providerVoiceId };
+}
+
+export async function voicesAdd(s: Session, input: { name: string; mode: VoiceMode; user?: string; provider?: string; providerVoiceId?: string }) {
+  if (input.provider !== undefined && !/^[a-z][a-z0-9-]*$/.test(input.provider)) throw new CliError(`--provider takes a provider name such as local, elevenlabs or openai, not ${input.provider}`);
   await withDatabase(s, async ({ database, out }) => {
     const userId = input.user === undefined ? null : (await requireUser(database.db, input.user)).id;
-    const voice = await addVoice(database.db, { name: input.name, mode: input.mode, userId });
-    out.record({ id: voice.id, name: voice.name, mode: voice.mode, user_id: voice.userId });
+    const voice = await addVoice(database.db, { name: input.name, mode: input.mode, userId, provider: input.provider, providerVoiceId: input.providerVoiceId });
+    out.record(voiceRecord(voice));
   });
 }
 
@@ -127,7 +132,7 @@ export async function voicesList(s: Session, userRef?: string) {
   await withDatabase(s, async ({ database, out }) => {
     const userId = userRef === undefined ? undefined : (await requireUser(database.db, userRef)).id;
     const voices = await listVoices(database.db, { userId });
-    out.table(voices.map((v) => ({ id: v.id, name: v.name, mode: v.mode, user_id: v.userId })), ['id', 'name', 'mode', 'user_id']);
+    out.table(voices.map(voiceRecord), ['id', 'name', 'mode', 'user_id', 'provider', 'provider_voice_id']);
   });
 }
 

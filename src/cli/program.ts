@@ -70,7 +70,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .requiredOption('--name <name>', 'voice name')
     .addOption(new Option('--mode <mode>', 'pipeline or multimodal').choices(VOICE_MODES).makeOptionMandatory())
     .option('--user <user>', 'private to this user')
-    .action((o: { name: string; mode: VoiceMode; user?: string }) => accounts.voicesAdd(session(), o));
+    .option('--provider <name>', 'who speaks it: local (default), elevenlabs, openai, …')
+    .option('--provider-voice-id <id>', "the provider's own voice id (default: the provider's default voice)")
+    .action((o: { name: string; mode: VoiceMode; user?: string; provider?: string; providerVoiceId?: string }) => accounts.voicesAdd(session(), o));
   voices.command('list').description('list voices').option('--user <user>', 'those this user may use')
     .action((o: { user?: string }) => accounts.voicesList(session(), o.user));
 

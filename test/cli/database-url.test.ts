@@ -120,7 +120,10 @@ describe('switchboard CLI with DATABASE_URL', () => {
     expect(users.code).toBe(0);
     expect(users.stdout.split('\n')[0]).toMatch(/^id\s+name\s+email/);
     expect(users.stdout).toContain('ada@example.test');
+    const added = await json(runInProcess, ['voices', 'add', '--name', 'Eleven', '--mode', 'pipeline', '--provider', 'elevenlabs', '--provider-voice-id', 'abc123', '--user', 'ada@example.test'], env);
+    expect(added).toMatchObject({ name: 'Eleven', provider: 'elevenlabs', provider_voice_id: 'abc123', user_id: expect.any(Number) });
     const voices = await json(runInProcess, ['voices', 'list'], env);
+    expect(voices.find((v: { name: string }) => v.name === 'Anna')).toMatchObject({ provider: 'local' });
     expect(voices.map((v: { name: string }) => v.name)).toContain('New');
     expect(voices.map((v: { name: string }) => v.name)).not.toContain('Old');
   }, 30_000);
