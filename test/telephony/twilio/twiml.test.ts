@@ -1,0 +1,42 @@
+import { XMLParser } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { connectStreamTwiml, escapeXml, hangUpTwiml, sayAndHangUpTwiml } from '../../../src/telephony/twilio/twiml.js';
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', preserveOrder: false });
+
+describe('TwiML', () => {
+  it('opens a bidirectional stream with its parameters', () => {
+    const xml = connectStreamTwiml({
+      url: 'wss://sb.example.com/carriers/twilio/media',
+      parameters: { call_id: '17', token: 'tok' },
+      name: 'call-17',
+    });
+    expect(xml).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="wss://sb.example.com/carriers/twilio/media" name="call-17">' +
+        '<Parameter name="call_id" value="17"/><Parameter name="token" value="tok"/></Stream></Connect></Response>',
+    );
+  });
+
+  it('escapes every attribute and text, so a hostile string stays one value', () => {
+    const hostile = `"/><Hangup/><Say a='1'>&amp;`;
+    const xml = connectStreamTwiml({ url: 'wss://x/m', parameters: { v: hostile } });
+    const doc = parser.parse(xml);
+    expect(doc.Response.Connect.Stream.Parameter['@value']).toBe(hostile);
+    expect(doc.Response.Hangup).toBeUndefined();
+
+    const said = sayAndHangUpTwiml(`Tom & Jerry <b>'s</b> "line"`, { language: 'en-US' });
+    const parsed = parser.parse(said);
+    expect(parsed.Response.Say['#text']).toBe(`Tom & Jerry <b>'s</b> "line"`);
+    expect(parsed.Response.Say['@language']).toBe('en-US');
+    expect(parsed.Response.Hangup).toBe('');
+  });
+
+  it('drops characters XML cannot carry', () => {
+    expect(escapeXml('a\u0000b\u0007c\ud800d\tx')).toBe('abcd\tx');
+    expect(escapeXml('emoji 😀')).toBe('emoji 😀');
+  });
+
+  it('hangs up', () => {
+    expect(hangUpTwiml()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+  });
+});
