@@ -1,0 +1,204 @@
+/**
+ * One Twilio media stream as the voice core's `LegMedia`: caller audio in, assistant audio
+ * out (PCM16 at 8 kHz; the wire carries G.711 μ-law), marks, `clear` and DTMF.
+ *
+ * Marks: every mark goes on the wire under a name of our own (`m1`, `m2`, …) so an echo can
+ * never be confused with a later mark of the same name. `clear()` reports every pending mark
+ * as cleared at once, in order, and the echoes Twilio sends for them afterwards are ignored:
+ * the core learns what the caller did not hear the moment it barges in.
+ */
+import { mulaw } from '../../audio/g711.js';
+import { concat } from '../../audio/pcm.js';
+import type { LegMedia } from '../types.js';
+import {
+  clearMessage,
+  markMessage,
+  mediaMessage,
+  STREAM_SAMPLE_RATE,
+  type StartInfo,
+  type TwilioMediaMessage,
+} from './media-protocol.js';
+
+/** What the stream needs of a WebSocket (the `ws` socket fits). */
+export interface MediaSocket {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** Caller audio kept until the core listens (the first words of an inbound caller). */
+const MAX_EARLY_SAMPLES = 2 * STREAM_SAMPLE_RATE;
+/** Outbound audio per `media` message at most: 1 s keeps messages small and few. */
+const MAX_SAMPLES_PER_MESSAGE = STREAM_SAMPLE_RATE;
+
+export interface MediaStreamHandlers {
+  /** A key the caller pressed. */
+  onDtmf?(digit: string): void;
+  /** Twilio ended the stream (the caller hung up, or the call was ended elsewhere). */
+  onStop?(): void;
+}
+
+export class TwilioMediaStream implements LegMedia {
+  readonly sampleRate = STREAM_SAMPLE_RATE;
+  private audioListener?: (samples: Int16Array) => void;
+  private markListener?: (name: string, cleared: boolean) => void;
+  private early: Int16Array[] = [];
+  private earlySamples = 0;
+  private nextMark = 1;
+  /** Marks on the wire, oldest first: [wire name, caller's name]. */
+  private pending: Array<[string, string]> = [];
+  /** Wire names a `clear` already reported; Twilio still echoes them. */
+  private dropped = new Set<string>();
+  private stopped = false;
+
+  constructor(
+    private readonly socket: MediaSocket,
+    readonly start: StartInfo,
+    private readonly handlers: MediaStreamHandlers = {},
+  ) {}
+
+  get streamSid(): string {
+    return this.start.streamSid;
+  }
+
+  get callSid(): string {
+    return this.start.callSid;
+  }
+
+  /** Feeds one message Twilio sent after `start`. */
+  receive(msg: TwilioMediaMessage): void {
+    switch (msg.event) {
+      case 'media':
+        if (msg.track === 'inbound' || msg.track === 'inbound_track') this.deliver(mulaw.decode(Buffer.from(msg.payload, 'base64')));
+        break;
+      case 'mark':
+        this.markPlayed(msg.name);
+        break;
+      case 'dtmf':
+        this.handlers.onDtmf?.(msg.digit);
+        break;
+      case 'stop':
+        this.ended();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The socket closed (by either side). */
+  ended(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.handlers.onStop?.();
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  onAudio(listener: (samples: Int16Array) => void): void {
+    this.audioListener = listener;
+    const early = this.early;
+    this.early = [];
+    this.earlySamples = 0;
+    for (const samples of early) listener(samples);
+  }
+
+  play(samples: Int16Array): void {
+    if (this.stopped || samples.length === 0) return;
+    for (let at = 0; at < samples.length; at += MAX_SAMPLES_PER_MESSAGE) {
+      const part = samples.subarray(at, Math.min(samples.length, at + MAX_SAMPLES_PER_MESSAGE));
+      this.socket.send(mediaMessage(this.start.streamSid, mulaw.encode(part)));
+    }
+  }
+
+  mark(name: string): void {
+    if (this.stopped) {
+      this.markListener?.(name, true);
+      return;
+    }
+    const wire = `m${this.nextMark++}`;
+    this.pending.push([wire, name]);
+    this.socket.send(markMessage(this.start.streamSid, wire));
+  }
+
+  onMark(listener: (name: string, cleared: boolean) => void): void {
+    this.markListener = listener;
+  }
+
+  clear(): void {
+    if (!this.stopped) this.socket.send(clearMessage(this.start.streamSid));
+    const pending = this.pending;
+    this.pending = [];
+    for (const [wire, name] of pending) {
+      this.dropped.add(wire);
+      this.markListener?.(name, true);
+    }
+  }
+
+  /** Plays the digits as DTMF tones in the call's audio (`w` = a half-second pause, as in Twilio's SendDigits). */
+  async sendDigits(digits: string): Promise<void> {
+    this.play(dtmfTones(digits, this.sampleRate));
+  }
+
+  /** Closes the socket from our side: with `<Connect>` and no verb after it, Twilio ends the call. */
+  close(reason = 'call ended'): void {
+    if (!this.stopped) {
+      this.stopped = true;
+    }
+    try {
+      this.socket.close(1000, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  private deliver(samples: Int16Array): void {
+    if (this.audioListener) {
+      this.audioListener(samples);
+      return;
+    }
+    this.early.push(samples);
+    this.earlySamples += samples.length;
+    while (this.earlySamples > MAX_EARLY_SAMPLES) this.earlySamples -= this.early.shift()!.length;
+  }
+
+  private markPlayed(wire: string): void {
+    if (this.dropped.delete(wire)) return;
+    const index = this.pending.findIndex(([w]) => w === wire);
+    if (index < 0) return; // not ours
+    // Marks play in order: any earlier one still pending has played too.
+    const played = this.pending.splice(0, index + 1);
+    for (const [, name] of played) this.markListener?.(name, false);
+  }
+}
+
+const DTMF_FREQUENCIES: Record<string, [number, number]> = {
+  '1': [697, 1209], '2': [697, 1336], '3': [697, 1477], A: [697, 1633],
+  '4': [770, 1209], '5': [770, 1336], '6': [770, 1477], B: [770, 1633],
+  '7': [852, 1209], '8': [852, 1336], '9': [852, 1477], C: [852, 1633],
+  '*': [941, 1209], '0': [941, 1336], '#': [941, 1477], D: [941, 1633],
+};
+
+/** DTMF tones (ITU-T Q.23 pairs), 100 ms per digit with 100 ms between; `w` pauses 500 ms. */
+export function dtmfTones(digits: string, sampleRate: number): Int16Array {
+  const tone = Math.round(0.1 * sampleRate);
+  const gap = Math.round(0.1 * sampleRate);
+  const pause = Math.round(0.5 * sampleRate);
+  const parts: Int16Array[] = [];
+  for (const ch of digits.toUpperCase()) {
+    if (ch === 'W') {
+      parts.push(new Int16Array(pause));
+      continue;
+    }
+    const pair = DTMF_FREQUENCIES[ch];
+    if (!pair) continue;
+    const out = new Int16Array(tone + gap);
+    for (let i = 0; i < tone; i++) {
+      const t = i / sampleRate;
+      // Each tone at about -9 dBFS, so the pair never clips.
+      out[i] = Math.round(11000 * (Math.sin(2 * Math.PI * pair[0] * t) + Math.sin(2 * Math.PI * pair[1] * t)));
+    }
+    parts.push(out);
+  }
+  return concat(parts);
+}
