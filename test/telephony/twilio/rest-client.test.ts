@@ -8,6 +8,7 @@ import { TwilioApiError, TwilioRestClient } from '../../../src/telephony/twilio/
 import { hangUpTwiml } from '../../../src/telephony/twilio/twiml.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { TwilioDouble } from '../../support/doubles/twilio.js';
+import { until } from './stream-server.js';
 
 const PUBLIC = 'https://sb.example';
 
@@ -170,10 +171,3 @@ describe('Twilio REST client and status callbacks', () => {
   });
 });
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

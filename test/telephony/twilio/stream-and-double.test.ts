@@ -6,76 +6,29 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import { concat, rms } from '../../../src/audio/pcm.js';
 import { MediaProtocolError, parseMediaMessage } from '../../../src/telephony/twilio/media-protocol.js';
-import { dtmfTones, TwilioMediaStream } from '../../../src/telephony/twilio/media-stream.js';
+import { dtmfTones } from '../../../src/telephony/twilio/media-stream.js';
 import { isValidTwilioSignature } from '../../../src/telephony/twilio/signature.js';
 import { connectStreamTwiml } from '../../../src/telephony/twilio/twiml.js';
 import { TwilioRestClient } from '../../../src/telephony/twilio/rest-client.js';
 import { TwilioDouble } from '../../support/doubles/twilio.js';
 import type { PersonStep } from '../../support/doubles/twilio-media.js';
-
-/** A recognisable signal: a rising tone, 8 kHz. */
-function chirp(ms: number, from = 400, to = 1600): Int16Array {
-  const n = (ms / 1000) * 8000;
-  const out = new Int16Array(n);
-  let phase = 0;
-  for (let i = 0; i < n; i++) {
-    phase += (2 * Math.PI * (from + ((to - from) * i) / n)) / 8000;
-    out[i] = Math.round(8000 * Math.sin(phase));
-  }
-  return out;
-}
-
-interface ServerSide {
-  stream: TwilioMediaStream;
-  heard: Int16Array[];
-  digits: string[];
-  marks: Array<[string, boolean]>;
-  stopped: boolean;
-}
+import { chirp, correlation, startStreamServer, until, type StreamServer } from './stream-server.js';
 
 describe('Twilio media stream with the double', () => {
-  let server: http.Server;
-  let wss: WebSocketServer;
-  let port: number;
-  const sides: ServerSide[] = [];
-  let onStream: (side: ServerSide) => void = () => undefined;
+  let streams: StreamServer;
+  let sides: StreamServer['sides'];
+  let route: StreamServer['route'];
 
   beforeAll(async () => {
-    server = http.createServer();
-    wss = new WebSocketServer({ server });
-    wss.on('connection', (socket) => {
-      let side: ServerSide | null = null;
-      socket.on('message', (data) => {
-        const msg = parseMediaMessage(data.toString());
-        if (!msg) return;
-        if (msg.event === 'start') {
-          const s: ServerSide = { heard: [], digits: [], marks: [], stopped: false } as unknown as ServerSide;
-          s.stream = new TwilioMediaStream(socket, msg.start, {
-            onDtmf: (d) => s.digits.push(d),
-            onStop: () => (s.stopped = true),
-          });
-          s.stream.onAudio((samples) => s.heard.push(samples));
-          s.stream.onMark((name, cleared) => s.marks.push([name, cleared]));
-          side = s;
-          sides.push(s);
-          onStream(s);
-        } else if (side) {
-          side.stream.receive(msg);
-        }
-      });
-      socket.on('close', () => side?.stream.ended());
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
+    streams = await startStreamServer();
+    sides = streams.sides;
+    route = streams.route;
   });
 
   afterAll(async () => {
-    wss.close();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await streams.close();
   });
 
   async function placeCall(double: TwilioDouble, steps: PersonStep[], to = '+4915112345678') {
@@ -91,8 +44,6 @@ describe('Twilio media stream with the double', () => {
     await until(() => sides.length > before && call.person !== null);
     return { call, side: sides[sides.length - 1], client };
   }
-
-  const route = (url: string) => url.replace('wss://sb.example', `ws://127.0.0.1:${port}`);
 
   it('carries the caller audio at pace, with the TwiML parameters in start', async () => {
     const double = await TwilioDouble.start({ speed: 4, route });
@@ -250,24 +201,3 @@ describe('Twilio media stream with the double', () => {
   });
 });
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Normalised correlation of two equally long signals (1 = identical shape). */
-function correlation(a: Int16Array, b: Int16Array): number {
-  const n = Math.min(a.length, b.length);
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < n; i++) {
-    ab += a[i] * b[i];
-    aa += a[i] * a[i];
-    bb += b[i] * b[i];
-  }
-  return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
-}
