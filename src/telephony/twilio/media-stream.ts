@@ -30,13 +30,6 @@ const MAX_EARLY_SAMPLES = 2 * STREAM_SAMPLE_RATE;
 /** Outbound audio per `media` message at most: 1 s keeps messages small and few. */
 const MAX_SAMPLES_PER_MESSAGE = STREAM_SAMPLE_RATE;
 
-export interface MediaStreamHandlers {
-  /** A key the caller pressed. */
-  onDtmf?(digit: string): void;
-  /** Twilio ended the stream (the caller hung up, or the call was ended elsewhere). */
-  onStop?(): void;
-}
-
 export class TwilioMediaStream implements LegMedia {
   readonly sampleRate = STREAM_SAMPLE_RATE;
   private audioListener?: (samples: Int16Array) => void;
@@ -49,12 +42,23 @@ export class TwilioMediaStream implements LegMedia {
   /** Wire names a `clear` already reported; Twilio still echoes them. */
   private dropped = new Set<string>();
   private stopped = false;
+  private dtmfListener?: (digit: string) => void;
+  private stopListener?: () => void;
 
   constructor(
     private readonly socket: MediaSocket,
     readonly start: StartInfo,
-    private readonly handlers: MediaStreamHandlers = {},
   ) {}
+
+  /** A key the caller pressed. */
+  onDtmf(listener: (digit: string) => void): void {
+    this.dtmfListener = listener;
+  }
+
+  /** Twilio ended the stream (the caller hung up, or the call was ended elsewhere), or the socket closed. */
+  onStop(listener: () => void): void {
+    this.stopListener = listener;
+  }
 
   get streamSid(): string {
     return this.start.streamSid;
@@ -74,7 +78,7 @@ export class TwilioMediaStream implements LegMedia {
         this.markPlayed(msg.name);
         break;
       case 'dtmf':
-        this.handlers.onDtmf?.(msg.digit);
+        this.dtmfListener?.(msg.digit);
         break;
       case 'stop':
         this.ended();
@@ -88,7 +92,7 @@ export class TwilioMediaStream implements LegMedia {
   ended(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.handlers.onStop?.();
+    this.stopListener?.();
   }
 
   get isStopped(): boolean {

@@ -109,13 +109,14 @@ interface StreamSpec {
   parameters: Record<string, string>;
 }
 
-/** Reads the TwiML verbs we act on: `<Connect><Stream>` with parameters, `<Say>`, `<Hangup>`. */
-export function readTwiml(twiml: string): { stream: StreamSpec | null; said: string[]; hangup: boolean } {
+/** Reads the TwiML verbs we act on: `<Connect><Stream>` with parameters, `<Say>`, `<Pause>`, `<Hangup>`. */
+export function readTwiml(twiml: string): { stream: StreamSpec | null; said: string[]; pauseSeconds: number; hangup: boolean } {
   const doc = xml.parse(twiml) as any[];
   const response = doc.find((n) => 'Response' in n)?.Response ?? [];
   let stream: StreamSpec | null = null;
   const said: string[] = [];
   let hangup = false;
+  let pauseSeconds = 0;
   for (const verb of response) {
     if ('Connect' in verb) {
       const s = (verb.Connect as any[]).find((n) => 'Stream' in n);
@@ -128,11 +129,13 @@ export function readTwiml(twiml: string): { stream: StreamSpec | null; said: str
       }
     } else if ('Say' in verb) {
       said.push((verb.Say as any[]).map((t) => t['#text'] ?? '').join(''));
+    } else if ('Pause' in verb) {
+      pauseSeconds += Number(verb[':@']?.length ?? 1);
     } else if ('Hangup' in verb) {
       hangup = true;
     }
   }
-  return { stream, said, hangup };
+  return { stream, said, pauseSeconds, hangup };
 }
 
 const sid = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -387,10 +390,11 @@ export class TwilioDouble {
 
   /** Follows the call's TwiML: a stream is opened; `<Say>`/`<Hangup>` are noted and end the call. */
   private async runTwiml(call: DoubleCall): Promise<void> {
-    const { stream, said, hangup } = readTwiml(call.twiml ?? '<Response/>');
+    const { stream, said, pauseSeconds, hangup } = readTwiml(call.twiml ?? '<Response/>');
     call.said.push(...said);
     if (!stream) {
-      if (said.length > 0) await this.wait(1000 * said.length);
+      // About a second per sentence said, and the pauses.
+      await this.wait(1000 * (said.length + pauseSeconds));
       if (!FINAL.has(call.status)) this.finish(call, 'completed', hangup ? 'service' : 'network');
       return;
     }

@@ -39,10 +39,9 @@ export async function startStreamServer(prepare: (stream: TwilioMediaStream) => 
       if (!msg) return;
       if (msg.event === 'start') {
         const s = { heard: [], digits: [], marks: [], stopped: false } as unknown as ServerSide;
-        s.stream = new TwilioMediaStream(socket, msg.start, {
-          onDtmf: (d) => s.digits.push(d),
-          onStop: () => (s.stopped = true),
-        });
+        s.stream = new TwilioMediaStream(socket, msg.start);
+        s.stream.onDtmf((d) => s.digits.push(d));
+        s.stream.onStop(() => (s.stopped = true));
         s.media = prepare(s.stream);
         s.media.onAudio((samples) => s.heard.push(samples));
         s.media.onMark((name, cleared) => s.marks.push([name, cleared]));

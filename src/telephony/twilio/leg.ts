@@ -1,0 +1,81 @@
+/**
+ * A Twilio call as the voice core sees it, from the moment its media stream reached this
+ * instance: already answered (Twilio runs `<Connect><Stream>` only on an answered call),
+ * audio through the stream, DTMF and the caller's hang-up from the stream, the
+ * answering-machine verdict from wherever Twilio posted it (`answeredBy()`), and hang-up by
+ * closing the stream and ending the call over REST.
+ *
+ * Placing the call (REST) and following its progress (status callbacks) happen elsewhere and
+ * possibly on another instance: nothing of this leg is needed there.
+ */
+import type { AnsweredBy, CarrierLeg, LegEvent } from '../types.js';
+import type { TwilioMediaStream } from './media-stream.js';
+
+/** Twilio's `AnsweredBy` values, as the engine knows them. */
+export function answeredByOf(twilio: string | null | undefined): AnsweredBy {
+  if (!twilio) return 'unknown';
+  if (twilio === 'human') return 'human';
+  if (twilio.startsWith('machine') || twilio === 'fax') return 'machine';
+  return 'unknown';
+}
+
+export interface TwilioLegOptions {
+  /** What answered, when already known (an AMD verdict that arrived before the stream). */
+  answeredBy?: AnsweredBy;
+  /** Ends the call at Twilio (REST `Status=completed`); errors are the caller's to log. */
+  hangUpCall(reason: string): Promise<void>;
+}
+
+export class TwilioLeg implements CarrierLeg {
+  private listener: (event: LegEvent) => void = () => undefined;
+  private over = false;
+  private started = false;
+  private verdict: AnsweredBy;
+
+  constructor(
+    readonly media: TwilioMediaStream,
+    private readonly opts: TwilioLegOptions,
+  ) {
+    this.verdict = opts.answeredBy ?? 'unknown';
+    media.onDtmf((digit) => this.emit({ type: 'dtmf', digit }));
+    media.onStop(() => this.callerHungUp());
+  }
+
+  onEvent(listener: (event: LegEvent) => void): void {
+    this.listener = listener;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.emit({ type: 'answered', answeredBy: this.verdict });
+    if (this.media.isStopped) this.callerHungUp();
+  }
+
+  /** The answering-machine verdict, posted to a status callback after the answer. */
+  answeredBy(by: AnsweredBy): void {
+    if (by === this.verdict) return;
+    this.verdict = by;
+    if (this.started) this.emit({ type: 'answered-by', answeredBy: by });
+  }
+
+  hangUp(reason = 'ended by the assistant'): void {
+    if (this.over) return;
+    this.over = true;
+    this.media.close(reason);
+    // Closing the stream ends `<Connect>` and so the call; REST makes sure of it.
+    void this.opts.hangUpCall(reason);
+  }
+
+  private callerHungUp(): void {
+    if (this.over) return;
+    if (!this.started) return; // reported by start()
+    this.over = true;
+    this.emit({ type: 'hung-up' });
+  }
+
+  private emit(event: LegEvent): void {
+    if (this.over && event.type !== 'hung-up') return;
+    this.listener(event);
+  }
+}
