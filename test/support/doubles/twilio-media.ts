@@ -135,19 +135,19 @@ export class StreamPerson {
 
   /** The person hangs up now. */
   hangUp(): void {
-    if (this.ended) return;
-    this.send({ event: 'stop', sequenceNumber: String(++this.sequence), streamSid: this.streamSid, stop: { accountSid: this.opts.accountSid, callSid: this.opts.callSid } });
-    this.log('out:stop');
-    this.finish('person');
-    this.socket.close(1000);
+    this.stop('person');
   }
 
   /** The network ended the call (REST hang-up, time limit): Twilio sends `stop` and closes. */
   endFromNetwork(): void {
+    this.stop('network');
+  }
+
+  private stop(by: 'person' | 'network'): void {
     if (this.ended) return;
     this.send({ event: 'stop', sequenceNumber: String(++this.sequence), streamSid: this.streamSid, stop: { accountSid: this.opts.accountSid, callSid: this.opts.callSid } });
     this.log('out:stop');
-    this.finish('network');
+    this.finish(by);
     this.socket.close(1000);
   }
 
