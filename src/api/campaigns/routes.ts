@@ -1,12 +1,13 @@
 /** Campaigns (CONTRACT §4, §5; spec 3.4, 4.7): create, list, delete, start and stop. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ValidationError } from '../toolkit/errors.js';
+import { notFound, ValidationError } from '../toolkit/errors.js';
 import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
 import { laravelErrors } from '../toolkit/validation.js';
-import { campaignSchema, createCampaignBody, updateStatusBody, updateStatusResponse } from './schemas.js';
+import { campaignProgress, progressSchema } from './progress.js';
+import { campaignSchema, createCampaignBody, updateCampaignBody, updateStatusBody, updateStatusResponse } from './schemas.js';
 import { serializeCampaign } from './serializer.js';
-import { changeCampaignStatus, createCampaign, deleteCampaign, listCampaigns } from './service.js';
+import { changeCampaignStatus, createCampaign, deleteCampaign, findOwnedCampaign, listCampaigns, updateCampaign } from './service.js';
 
 const tags = ['campaigns'];
 const failureSchema = z.object({ message: z.string(), success: z.literal(false) });
@@ -57,6 +58,48 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
     schema: { tags, summary: "The caller's campaigns, by id", response: { 200: z.array(campaignSchema) } },
   }, async (req) => (await listCampaigns(db, req.user.id)).map(serializeCampaign));
 
+  const CAMPAIGN_NOT_FOUND = 'Campaign not found';
+
+  r.get('/api/user/campaign/:id', {
+    schema: { tags, summary: "One of the caller's campaigns", params: idParam, response: { 200: z.object({ data: campaignSchema }), 404: messageSchema } },
+    config: { notFoundMessage: CAMPAIGN_NOT_FOUND },
+  }, async (req) => {
+    const row = await findOwnedCampaign(db, req.user.id, req.params.id);
+    if (!row) throw notFound(CAMPAIGN_NOT_FOUND);
+    return { data: serializeCampaign(row) };
+  });
+
+  r.put('/api/user/campaign/:id', {
+    schema: {
+      tags,
+      summary: 'Change a campaign: only the fields sent change, validated as on create',
+      description:
+        'Every field may change while the campaign runs (the dialer reads them at its next dial) except assistant_id, ' +
+        'which is refused (422) while the campaign is in progress. Status changes go through update-status.',
+      params: idParam,
+      body: updateCampaignBody,
+      response: { 200: z.object({ message: z.string(), data: campaignSchema }), 404: messageSchema, 422: validationSchema },
+    },
+    config: { notFoundMessage: CAMPAIGN_NOT_FOUND },
+  }, async (req) => {
+    const row = await updateCampaign(db, req.user.id, req.params.id, req.body);
+    return { message: 'Campaign updated successfully', data: serializeCampaign(row) };
+  });
+
+  r.get('/api/user/campaign/:id/progress', {
+    schema: {
+      tags,
+      summary: "A campaign in motion: its leads by status, calls in flight, calls finished per minute",
+      params: idParam,
+      response: { 200: z.object({ data: progressSchema }), 404: messageSchema },
+    },
+    config: { notFoundMessage: CAMPAIGN_NOT_FOUND },
+  }, async (req) => {
+    const row = await findOwnedCampaign(db, req.user.id, req.params.id);
+    if (!row) throw notFound(CAMPAIGN_NOT_FOUND);
+    return { data: await campaignProgress(db, req.user.id, row) };
+  });
+
   r.delete('/api/user/campaign/:id', {
     schema: {
       tags,
@@ -64,7 +107,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       params: idParam,
       response: { 200: messageSchema, 404: messageSchema },
     },
-    config: { notFoundMessage: 'Campaign not found' },
+    config: { notFoundMessage: CAMPAIGN_NOT_FOUND },
   }, async (req, reply) => {
     if (!(await deleteCampaign(db, req.user.id, req.params.id))) return reply.code(404).send({ message: 'Campaign not found' });
     return { message: 'Campaign deleted successfully' };

@@ -62,31 +62,59 @@ const allowedDays = () =>
     .min(1, { error: 'The :attribute field must have at least 1 items.' })
     .transform((days) => WEEKDAYS.filter((d) => days.includes(d)));
 
+/** The fields of a campaign as a client sends them; create adds defaults, update makes every one optional. */
+const campaignFields = {
+  name: v.string({ max: 255 }).trim().min(1, { error: msg.required }),
+  assistant_id: idField(),
+  timezone: v.timezone().describe("IANA time zone; defaults to the assistant's"),
+  max_calls_in_parallel: v.int({ min: 1, max: 100 }),
+  allowed_hours_start_time: hhmm(),
+  allowed_hours_end_time: hhmm(),
+  allowed_days: allowedDays(),
+  max_retries: v.int({ min: 1, max: 5 }),
+  retry_interval: v.int({ min: 10, max: 4320 }).describe('minutes between attempts'),
+  retry_on_voicemail: v.bool(),
+  retry_on_goal_incomplete: v.bool(),
+  goal_completion_variable: v.string({ max: 255 }).nullable(),
+  mark_complete_when_no_leads: v.bool(),
+};
+
+const GOAL_VARIABLE_REQUIRED = 'The :attribute field is required when retry on goal incomplete is true.';
+
 export const createCampaignBody = z
   .object({
-    name: v.string({ max: 255 }).trim().min(1, { error: msg.required }),
-    assistant_id: idField(),
-    timezone: v.timezone().optional().describe("IANA time zone; defaults to the assistant's"),
-    max_calls_in_parallel: v.int({ min: 1, max: 100 }).optional().default(3),
-    allowed_hours_start_time: hhmm().optional().default('00:00'),
-    allowed_hours_end_time: hhmm().optional().default('23:59'),
-    allowed_days: allowedDays().optional().default([...WEEKDAYS]),
-    max_retries: v.int({ min: 1, max: 5 }).optional().default(3),
-    retry_interval: v.int({ min: 10, max: 4320 }).optional().default(60).describe('minutes between attempts'),
-    retry_on_voicemail: v.bool().optional().default(false),
-    retry_on_goal_incomplete: v.bool().optional().default(false),
-    goal_completion_variable: v.string({ max: 255 }).nullable().optional(),
-    mark_complete_when_no_leads: v.bool().optional().default(true),
+    name: campaignFields.name,
+    assistant_id: campaignFields.assistant_id,
+    timezone: campaignFields.timezone.optional(),
+    max_calls_in_parallel: campaignFields.max_calls_in_parallel.optional().default(3),
+    allowed_hours_start_time: campaignFields.allowed_hours_start_time.optional().default('00:00'),
+    allowed_hours_end_time: campaignFields.allowed_hours_end_time.optional().default('23:59'),
+    allowed_days: campaignFields.allowed_days.optional().default([...WEEKDAYS]),
+    max_retries: campaignFields.max_retries.optional().default(3),
+    retry_interval: campaignFields.retry_interval.optional().default(60),
+    retry_on_voicemail: campaignFields.retry_on_voicemail.optional().default(false),
+    retry_on_goal_incomplete: campaignFields.retry_on_goal_incomplete.optional().default(false),
+    goal_completion_variable: campaignFields.goal_completion_variable.optional(),
+    mark_complete_when_no_leads: campaignFields.mark_complete_when_no_leads.optional().default(true),
   })
   .superRefine((b, ctx) => {
     if (b.retry_on_goal_incomplete && !b.goal_completion_variable) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['goal_completion_variable'],
-        message: 'The :attribute field is required when retry on goal incomplete is true.',
-      });
+      ctx.addIssue({ code: 'custom', path: ['goal_completion_variable'], message: GOAL_VARIABLE_REQUIRED });
     }
   });
+
+/**
+ * Campaign update (`PUT /api/user/campaign/{id}`): the create fields, each optional; only the
+ * ones sent change. The rule that ties `retry_on_goal_incomplete` to a goal variable is
+ * checked against the stored campaign by the service (the body alone may hold half of it).
+ */
+export const updateCampaignBody = z.object(
+  Object.fromEntries(Object.entries(campaignFields).map(([k, s]) => [k, s.optional()])) as {
+    [K in keyof typeof campaignFields]: z.ZodOptional<(typeof campaignFields)[K]>;
+  },
+);
+export type UpdateCampaignInput = z.output<typeof updateCampaignBody>;
+export { GOAL_VARIABLE_REQUIRED };
 
 export type CreateCampaignInput = z.output<typeof createCampaignBody>;
 

@@ -8,10 +8,10 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
 import { assistants, campaigns } from '../../db/schema.js';
 import type { DbOrTx } from '../../calls/types.js';
-import { HttpError, notFound } from '../toolkit/errors.js';
+import { fieldError, HttpError, notFound } from '../toolkit/errors.js';
 import type { CampaignRow } from './serializer.js';
 import { isDbId } from '../toolkit/validation.js';
-import type { CampaignStatus, CreateCampaignInput } from './schemas.js';
+import { GOAL_VARIABLE_REQUIRED, type CampaignStatus, type CreateCampaignInput, type UpdateCampaignInput } from './schemas.js';
 
 export const ASSISTANT_NOT_FOUND = 'Assistant not found or not an outbound assistant.';
 
@@ -34,21 +34,7 @@ export async function findOwnedCampaign(
 
 export async function createCampaign(db: Db, userId: number, input: CreateCampaignInput): Promise<CampaignRow> {
   return db.transaction(async (tx) => {
-    if (!isDbId(input.assistant_id)) throw notFound(ASSISTANT_NOT_FOUND);
-    // FOR SHARE: a concurrent soft delete of the assistant waits until the campaign exists.
-    const [assistant] = await tx
-      .select({ id: assistants.id, timezone: assistants.timezone })
-      .from(assistants)
-      .where(
-        and(
-          eq(assistants.id, input.assistant_id),
-          eq(assistants.userId, userId),
-          eq(assistants.type, 'outbound'),
-          sql`${assistants.deletedAt} is null`,
-        ),
-      )
-      .for('share');
-    if (!assistant) throw notFound(ASSISTANT_NOT_FOUND);
+    const assistant = await outboundAssistantFor(tx, userId, input.assistant_id);
     const [row] = await tx
       .insert(campaigns)
       .values({
@@ -68,6 +54,70 @@ export async function createCampaign(db: Db, userId: number, input: CreateCampai
         goalCompletionVariable: input.goal_completion_variable ?? null,
         markCompleteWhenNoLeads: input.mark_complete_when_no_leads,
       })
+      .returning();
+    return row;
+  });
+}
+
+/** Finds the caller's outbound, undeleted assistant for a campaign, share-locked, or throws the 404 of CONTRACT §4. */
+async function outboundAssistantFor(tx: DbOrTx, userId: number, assistantId: number): Promise<{ id: number; timezone: string }> {
+  if (!isDbId(assistantId)) throw notFound(ASSISTANT_NOT_FOUND);
+  // FOR SHARE: a concurrent soft delete of the assistant waits until the campaign is written.
+  const [assistant] = await tx
+    .select({ id: assistants.id, timezone: assistants.timezone })
+    .from(assistants)
+    .where(
+      and(
+        eq(assistants.id, assistantId),
+        eq(assistants.userId, userId),
+        eq(assistants.type, 'outbound'),
+        sql`${assistants.deletedAt} is null`,
+      ),
+    )
+    .for('share');
+  if (!assistant) throw notFound(ASSISTANT_NOT_FOUND);
+  return assistant;
+}
+
+export const ASSISTANT_LOCKED = 'The assistant cannot be changed while the campaign is in progress; stop it first.';
+
+/**
+ * Changes the fields sent (issue 17). The row is locked (FOR UPDATE), so the change waits for
+ * a dialer tick in progress (which share-locks it) and applies from the next one. Everything
+ * may change while the campaign runs except its assistant: the calls of one run all speak
+ * with one assistant. `retry_on_goal_incomplete` needs a goal variable, sent or stored.
+ */
+export async function updateCampaign(db: Db, userId: number, campaignId: number, input: UpdateCampaignInput): Promise<CampaignRow> {
+  return db.transaction(async (tx) => {
+    const current = await findOwnedCampaign(tx, userId, campaignId, 'update');
+    if (!current) throw notFound('Campaign not found');
+    const set: Partial<typeof campaigns.$inferInsert> = {};
+    if (input.assistant_id !== undefined && input.assistant_id !== current.assistantId) {
+      if (current.status === 'in-progress') throw fieldError('assistant_id', ASSISTANT_LOCKED);
+      set.assistantId = (await outboundAssistantFor(tx, userId, input.assistant_id)).id;
+    }
+    const retryOnGoal = input.retry_on_goal_incomplete ?? current.retryOnGoalIncomplete;
+    const goalVariable = input.goal_completion_variable !== undefined ? input.goal_completion_variable : current.goalCompletionVariable;
+    if (retryOnGoal && !goalVariable) {
+      throw fieldError('goal_completion_variable', GOAL_VARIABLE_REQUIRED.replace(':attribute', 'goal completion variable'));
+    }
+    if (input.name !== undefined) set.name = input.name;
+    if (input.timezone !== undefined) set.timezone = input.timezone;
+    if (input.max_calls_in_parallel !== undefined) set.maxCallsInParallel = input.max_calls_in_parallel;
+    if (input.allowed_hours_start_time !== undefined) set.allowedHoursStartTime = input.allowed_hours_start_time;
+    if (input.allowed_hours_end_time !== undefined) set.allowedHoursEndTime = input.allowed_hours_end_time;
+    if (input.allowed_days !== undefined) set.allowedDays = input.allowed_days;
+    if (input.max_retries !== undefined) set.maxRetries = input.max_retries;
+    if (input.retry_interval !== undefined) set.retryInterval = input.retry_interval;
+    if (input.retry_on_voicemail !== undefined) set.retryOnVoicemail = input.retry_on_voicemail;
+    if (input.retry_on_goal_incomplete !== undefined) set.retryOnGoalIncomplete = input.retry_on_goal_incomplete;
+    if (input.goal_completion_variable !== undefined) set.goalCompletionVariable = input.goal_completion_variable;
+    if (input.mark_complete_when_no_leads !== undefined) set.markCompleteWhenNoLeads = input.mark_complete_when_no_leads;
+    if (Object.keys(set).length === 0) return current;
+    const [row] = await tx
+      .update(campaigns)
+      .set({ ...set, updatedAt: sql`now()` })
+      .where(eq(campaigns.id, current.id))
       .returning();
     return row;
   });

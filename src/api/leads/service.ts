@@ -3,7 +3,7 @@
  * the lead row (FOR UPDATE), so it cannot interleave with the dialer claiming the lead, and
  * the campaign row (FOR KEY SHARE), so the campaign cannot vanish underneath.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { LIVE_STATUSES } from '../../calls/state-machine.js';
 import type { DbOrTx } from '../../calls/types.js';
 import type { Db } from '../../db/pool.js';
@@ -96,8 +96,12 @@ export async function listLeads(db: Db, userId: number): Promise<LeadWithRelatio
     .innerJoin(leads, eq(leads.id, secondaryContacts.leadId))
     .where(eq(leads.userId, userId))
     .orderBy(asc(secondaryContacts.leadId), asc(secondaryContacts.position), asc(secondaryContacts.id));
+  return attachContacts(rows, contacts.map((c) => c.contact));
+}
+
+function attachContacts(rows: { lead: LeadRow; campaignName: string }[], contacts: SecondaryContactRow[]): LeadWithRelations[] {
   const byLead = new Map<number, SecondaryContactRow[]>();
-  for (const { contact } of contacts) {
+  for (const contact of contacts) {
     const list = byLead.get(contact.leadId);
     if (list) list.push(contact);
     else byLead.set(contact.leadId, [contact]);
@@ -107,6 +111,45 @@ export async function listLeads(db: Db, userId: number): Promise<LeadWithRelatio
     campaign: { id: lead.campaignId, name: campaignName },
     contacts: byLead.get(lead.id) ?? [],
   }));
+}
+
+/** Leads selected by `where` (the caller's own), by id, with their campaign and contacts. */
+async function selectLeads(db: Db, where: SQL, page?: { limit: number; offset: number }): Promise<LeadWithRelations[]> {
+  const q = db
+    .select({ lead: leads, campaignName: campaigns.name })
+    .from(leads)
+    .innerJoin(campaigns, eq(campaigns.id, leads.campaignId))
+    .where(where)
+    .orderBy(asc(leads.id));
+  const rows = page ? await q.limit(page.limit).offset(page.offset) : await q;
+  if (rows.length === 0) return [];
+  const contacts = await db
+    .select()
+    .from(secondaryContacts)
+    .where(inArray(secondaryContacts.leadId, rows.map((r) => r.lead.id)))
+    .orderBy(asc(secondaryContacts.leadId), asc(secondaryContacts.position), asc(secondaryContacts.id));
+  return attachContacts(rows, contacts);
+}
+
+/** One of the caller's leads, or null. */
+export async function findLead(db: Db, userId: number, leadId: number): Promise<LeadWithRelations | null> {
+  if (!isDbId(leadId)) return null;
+  const [found] = await selectLeads(db, and(eq(leads.id, leadId), eq(leads.userId, userId))!);
+  return found ?? null;
+}
+
+/** One page of a campaign's leads (the caller's campaign), by id, and how many it has. */
+export async function listCampaignLeads(
+  db: Db,
+  userId: number,
+  campaignId: number,
+  page: number,
+  perPage: number,
+): Promise<{ total: number; items: LeadWithRelations[] }> {
+  const where = and(eq(leads.campaignId, campaignId), eq(leads.userId, userId))!;
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(leads).where(where);
+  const items = n > (page - 1) * perPage ? await selectLeads(db, where, { limit: perPage, offset: (page - 1) * perPage }) : [];
+  return { total: n, items };
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Mid-call tools (spec 2.2, 4.1–4.3; read and delete from CONTRACT §4). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { notFound, ValidationError, type FieldErrors } from '../toolkit/errors.js';
 import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
@@ -7,6 +8,7 @@ import { laravelErrors } from '../toolkit/validation.js';
 import { asObject, createToolBody, summarize, updateToolBody } from './schemas.js';
 import { serializeTool, toolSchema } from './serializer.js';
 import { createTool, deleteTool, findTool, listTools, updateTool } from './service.js';
+import { sendTestRequest, testRequestBody, testRequestResponse } from './test-request.js';
 
 const tags = ['tools'];
 const NOT_FOUND = 'Tool nicht gefunden';
@@ -117,5 +119,24 @@ export async function toolRoutes(app: FastifyInstance): Promise<void> {
   }, async (req) => {
     if (!(await deleteTool(db, req.user.id, req.params.id))) throw notFound(NOT_FOUND);
     return { message: 'Tool erfolgreich gelöscht' };
+  });
+
+  r.post('/api/user/tools/:id/test', {
+    schema: {
+      tags,
+      summary: "Send one request to a tool's endpoint as a call would, and see the answer",
+      description:
+        'The request goes out exactly as during a call (method, headers, timeout, arguments in the query for GET/DELETE ' +
+        'or as JSON otherwise) and through the same outbound guard (private targets only with ALLOW_PRIVATE_TARGETS).',
+      params: idParam,
+      body: testRequestBody,
+      response: { 200: testRequestResponse, 404: messageSchema, 422: validationSchema },
+    },
+    config: { notFoundMessage: NOT_FOUND },
+  }, async (req) => {
+    const tool = await findTool(db, req.user.id, req.params.id);
+    if (!tool) throw notFound(NOT_FOUND);
+    const log = req.log as unknown as Logger;
+    return { data: await sendTestRequest(tool, req.body.arguments ?? {}, { allowPrivate: app.ctx.config.ALLOW_PRIVATE_TARGETS, log }) };
   });
 }
