@@ -13,6 +13,7 @@ import { domainErrorToHttp } from './domain-errors.js';
 import { HttpError, ValidationError } from '../api/toolkit/errors.js';
 import type {} from '../api/toolkit/fastify.js';
 import { laravelErrors } from '../api/toolkit/validation.js';
+import { isDashboardNavigation, registerDashboard, sendDashboard } from './web.js';
 import { hashToken } from '../accounts/tokens.js';
 import { registerOpenApi } from './openapi.js';
 
@@ -125,7 +126,9 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
     for (const m of methods) known.push({ method: m, pattern });
   });
+  let dashboard = false;
   app.setNotFoundHandler((req, reply) => {
+    if (dashboard && isDashboardNavigation(req)) return sendDashboard(reply);
     const path = req.url.split('?')[0];
     const allowed = METHODS.filter((m) => m !== req.method && known.some((k) => k.method === m && k.pattern.test(path)));
     if (allowed.length > 0) {
@@ -164,5 +167,6 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
 
   await registerOpenApi(app);
   await app.register(registerApi);
+  dashboard = await registerDashboard(app);
   return app;
 }

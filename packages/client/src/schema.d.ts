@@ -1,0 +1,3768 @@
+/**
+ * Generated from Switchboard's OpenAPI document by openapi-typescript: do not edit.
+ * Regenerate with `npm run client:generate` after changing a route.
+ */
+
+export interface paths {
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a user and its first API token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        max_calls_in_parallel?: number;
+                        max_tools?: number;
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a phone number to a user's account */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        country_code?: string;
+                        phone_number: string;
+                        /** @enum {string} */
+                        type_label: "Normal" | "SIP" | "Caller ID";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Issue another API token for a user */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API token at once */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    tokenId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a public voice, or a private voice of one user */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "pipeline" | "multimodal";
+                        name: string;
+                        user_id?: number | string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a lead: campaign_id, phone_number, status, variables (merged); other fields are refused */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description an id; a string of digits is accepted too */
+                        campaign_id?: number | string;
+                        /** @description normalised to E.164; an invalid number (or a non-string) answers 422 Invalid phone number */
+                        phone_number?: string;
+                        /** @enum {string} */
+                        status?: "created" | "completed" | "reached-max-retries";
+                        /** @description merged into the stored variables (top-level keys), not replacing them */
+                        variables?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an assistant (request names of spec 4.9, or the record names as aliases) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Fields of spec 4.9; required: assistant_name (or name), voice_id, calls_direction (or type). Record names are accepted as aliases. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allow_interruptions?: boolean;
+                        ambient_sound_volume?: number;
+                        assistant_name?: string;
+                        /** @enum {string} */
+                        calls_direction?: "receive" | "make";
+                        enable_noise_cancellation?: boolean;
+                        end_call_on_voicemail?: boolean | 0 | 1;
+                        end_call_tool?: {
+                            description?: string | null;
+                        };
+                        "end_call_tool.description"?: string | null;
+                        endpoint_sensitivity?: number;
+                        /** @enum {string} */
+                        endpoint_type?: "vad" | "ai";
+                        /** @enum {string} */
+                        engine_type?: "pipeline" | "multimodal";
+                        filler_audios?: boolean;
+                        fillers?: boolean | 0 | 1;
+                        include_recording_in_webhook?: boolean;
+                        initial_message?: string;
+                        interrupt_sensitivity?: number;
+                        is_webhook_active?: boolean;
+                        language?: string;
+                        language_id?: number | string;
+                        llm_model?: string;
+                        llm_model_id?: number | string;
+                        llm_temperature?: number;
+                        max_call_duration?: number;
+                        max_duration?: number;
+                        max_silence_duration?: number;
+                        min_interrupt_words?: number;
+                        /** @enum {string} */
+                        mode?: "pipeline" | "multimodal";
+                        name?: string;
+                        noise_cancellation?: boolean;
+                        phone_number_id?: number | string | null;
+                        post_call_evaluation?: boolean;
+                        post_call_schema?: {
+                            description: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "string" | "number" | "bool";
+                        }[];
+                        re_engagement_interval?: number;
+                        record?: boolean;
+                        record_call?: boolean;
+                        reengagement_interval?: number;
+                        send_webhook_only_on_completed?: boolean;
+                        speech_speed?: number;
+                        /** @enum {string} */
+                        status?: "active" | "inactive";
+                        system_prompt?: string;
+                        timezone?: string;
+                        tool_ids?: (number | string)[];
+                        /** @enum {string} */
+                        type?: "inbound" | "outbound";
+                        use_min_interrupt_words?: boolean;
+                        variables?: {
+                            [key: string]: unknown;
+                        };
+                        voice_id?: number | string;
+                        voice_similarity?: number;
+                        voice_stability?: number;
+                        wait_for_customer?: boolean;
+                        webhook_url?: string | null;
+                        /** @enum {string} */
+                        who_speaks_first?: "AI assistant" | "Customer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                allow_interruptions: boolean;
+                                ambient_sound: string;
+                                ambient_sound_volume: string;
+                                created_at: string;
+                                deleted_at: string | null;
+                                enable_noise_cancellation: boolean;
+                                /** @description 1 yes, 0 no */
+                                end_call_on_voicemail: number;
+                                endpoint_sensitivity: number;
+                                endpoint_type: string;
+                                engine_id: number | null;
+                                filler_config: {
+                                    negative: string[];
+                                    neutral: string[];
+                                    positive: string[];
+                                    question: string[];
+                                };
+                                /** @description 1 enabled, 0 disabled */
+                                fillers: number;
+                                flows_platform_id: number | null;
+                                id: number;
+                                inbound_webhook_url: string | null;
+                                include_recording_in_webhook: boolean;
+                                initial_message: string;
+                                instance_id: number;
+                                interrupt_sensitivity: number;
+                                is_webhook_active: boolean;
+                                knowledgebase_id: number | null;
+                                knowledgebase_mode: string;
+                                language: string | null;
+                                language_id: number | null;
+                                llm_model_id: number | null;
+                                llm_temperature: string;
+                                max_duration: number;
+                                max_silence_duration: number;
+                                min_interrupt_words: number;
+                                mode: string;
+                                multimodal_model_id: number | null;
+                                name: string;
+                                phone_number_id: number | null;
+                                post_call_evaluation: boolean;
+                                post_call_schema: {
+                                    description: string;
+                                    name: string;
+                                    type: string;
+                                }[];
+                                record: boolean;
+                                reengagement_interval: number;
+                                send_webhook_only_on_completed: boolean;
+                                speech_speed: string;
+                                /** @description active or inactive */
+                                status: string;
+                                synthesizer_id: number | null;
+                                synthesizer_provider_id: number | null;
+                                system_prompt: string;
+                                timezone: string;
+                                tool_ids: number[];
+                                tools: {
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description end_call or mid_call_tool */
+                                    type: string;
+                                }[];
+                                transcriber_id: number | null;
+                                transcriber_provider_id: number | null;
+                                /** @description inbound or outbound */
+                                type: string;
+                                updated_at: string;
+                                user_id: number;
+                                uuid: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                                voice_id: number;
+                                voice_similarity: string;
+                                voice_stability: string;
+                                wait_for_customer: boolean;
+                                webhook_url: string | null;
+                                widget_settings: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistant/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one assistant */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                allow_interruptions: boolean;
+                                ambient_sound: string;
+                                ambient_sound_volume: string;
+                                created_at: string;
+                                deleted_at: string | null;
+                                enable_noise_cancellation: boolean;
+                                /** @description 1 yes, 0 no */
+                                end_call_on_voicemail: number;
+                                endpoint_sensitivity: number;
+                                endpoint_type: string;
+                                engine_id: number | null;
+                                filler_config: {
+                                    negative: string[];
+                                    neutral: string[];
+                                    positive: string[];
+                                    question: string[];
+                                };
+                                /** @description 1 enabled, 0 disabled */
+                                fillers: number;
+                                flows_platform_id: number | null;
+                                id: number;
+                                inbound_webhook_url: string | null;
+                                include_recording_in_webhook: boolean;
+                                initial_message: string;
+                                instance_id: number;
+                                interrupt_sensitivity: number;
+                                is_webhook_active: boolean;
+                                knowledgebase_id: number | null;
+                                knowledgebase_mode: string;
+                                language: string | null;
+                                language_id: number | null;
+                                llm_model_id: number | null;
+                                llm_temperature: string;
+                                max_duration: number;
+                                max_silence_duration: number;
+                                min_interrupt_words: number;
+                                mode: string;
+                                multimodal_model_id: number | null;
+                                name: string;
+                                phone_number_id: number | null;
+                                post_call_evaluation: boolean;
+                                post_call_schema: {
+                                    description: string;
+                                    name: string;
+                                    type: string;
+                                }[];
+                                record: boolean;
+                                reengagement_interval: number;
+                                send_webhook_only_on_completed: boolean;
+                                speech_speed: string;
+                                /** @description active or inactive */
+                                status: string;
+                                synthesizer_id: number | null;
+                                synthesizer_provider_id: number | null;
+                                system_prompt: string;
+                                timezone: string;
+                                tool_ids: number[];
+                                tools: {
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description end_call or mid_call_tool */
+                                    type: string;
+                                }[];
+                                transcriber_id: number | null;
+                                transcriber_provider_id: number | null;
+                                /** @description inbound or outbound */
+                                type: string;
+                                updated_at: string;
+                                user_id: number;
+                                uuid: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                                voice_id: number;
+                                voice_similarity: string;
+                                voice_stability: string;
+                                wait_for_customer: boolean;
+                                webhook_url: string | null;
+                                widget_settings: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Update an assistant; only supplied fields change, tool_ids replaces all assignments */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Fields of spec 4.9, all optional; record names are accepted as aliases; status active/inactive. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allow_interruptions?: boolean;
+                        ambient_sound_volume?: number;
+                        assistant_name?: string;
+                        /** @enum {string} */
+                        calls_direction?: "receive" | "make";
+                        enable_noise_cancellation?: boolean;
+                        end_call_on_voicemail?: boolean | 0 | 1;
+                        end_call_tool?: {
+                            description?: string | null;
+                        };
+                        "end_call_tool.description"?: string | null;
+                        endpoint_sensitivity?: number;
+                        /** @enum {string} */
+                        endpoint_type?: "vad" | "ai";
+                        /** @enum {string} */
+                        engine_type?: "pipeline" | "multimodal";
+                        filler_audios?: boolean;
+                        fillers?: boolean | 0 | 1;
+                        include_recording_in_webhook?: boolean;
+                        initial_message?: string;
+                        interrupt_sensitivity?: number;
+                        is_webhook_active?: boolean;
+                        language?: string;
+                        language_id?: number | string;
+                        llm_model?: string;
+                        llm_model_id?: number | string;
+                        llm_temperature?: number;
+                        max_call_duration?: number;
+                        max_duration?: number;
+                        max_silence_duration?: number;
+                        min_interrupt_words?: number;
+                        /** @enum {string} */
+                        mode?: "pipeline" | "multimodal";
+                        name?: string;
+                        noise_cancellation?: boolean;
+                        phone_number_id?: number | string | null;
+                        post_call_evaluation?: boolean;
+                        post_call_schema?: {
+                            description: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "string" | "number" | "bool";
+                        }[];
+                        re_engagement_interval?: number;
+                        record?: boolean;
+                        record_call?: boolean;
+                        reengagement_interval?: number;
+                        send_webhook_only_on_completed?: boolean;
+                        speech_speed?: number;
+                        /** @enum {string} */
+                        status?: "active" | "inactive";
+                        system_prompt?: string;
+                        timezone?: string;
+                        tool_ids?: (number | string)[];
+                        /** @enum {string} */
+                        type?: "inbound" | "outbound";
+                        use_min_interrupt_words?: boolean;
+                        variables?: {
+                            [key: string]: unknown;
+                        };
+                        voice_id?: number | string;
+                        voice_similarity?: number;
+                        voice_stability?: number;
+                        wait_for_customer?: boolean;
+                        webhook_url?: string | null;
+                        /** @enum {string} */
+                        who_speaks_first?: "AI assistant" | "Customer";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: number;
+                                mode: string;
+                                name: string;
+                                status: string;
+                                type: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete an assistant (soft delete; its phone number is released) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/disable-inbound-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable inbound-call notifications (inbound_webhook_url null) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assistant_id: number | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: unknown[];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/disable-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable the post-call webhook (is_webhook_active false, webhook_url null) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assistant_id: number | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: unknown[];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/enable-inbound-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable inbound-call notifications to webhook_url */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assistant_id: number | string;
+                        webhook_url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: unknown[];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's assistants, paginated (per_page 1-100, default 10; page) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string;
+                    per_page?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            data: {
+                                allow_interruptions: boolean;
+                                ambient_sound: string;
+                                ambient_sound_volume: string;
+                                created_at: string;
+                                deleted_at: string | null;
+                                enable_noise_cancellation: boolean;
+                                /** @description 1 yes, 0 no */
+                                end_call_on_voicemail: number;
+                                endpoint_sensitivity: number;
+                                endpoint_type: string;
+                                engine_id: number | null;
+                                filler_config: {
+                                    negative: string[];
+                                    neutral: string[];
+                                    positive: string[];
+                                    question: string[];
+                                };
+                                /** @description 1 enabled, 0 disabled */
+                                fillers: number;
+                                flows_platform_id: number | null;
+                                id: number;
+                                inbound_webhook_url: string | null;
+                                include_recording_in_webhook: boolean;
+                                initial_message: string;
+                                instance_id: number;
+                                interrupt_sensitivity: number;
+                                is_webhook_active: boolean;
+                                knowledgebase_id: number | null;
+                                knowledgebase_mode: string;
+                                language: string | null;
+                                language_id: number | null;
+                                llm_model_id: number | null;
+                                llm_temperature: string;
+                                max_duration: number;
+                                max_silence_duration: number;
+                                min_interrupt_words: number;
+                                mode: string;
+                                multimodal_model_id: number | null;
+                                name: string;
+                                phone_number_id: number | null;
+                                post_call_evaluation: boolean;
+                                post_call_schema: {
+                                    description: string;
+                                    name: string;
+                                    type: string;
+                                }[];
+                                record: boolean;
+                                reengagement_interval: number;
+                                send_webhook_only_on_completed: boolean;
+                                speech_speed: string;
+                                /** @description active or inactive */
+                                status: string;
+                                synthesizer_id: number | null;
+                                synthesizer_provider_id: number | null;
+                                system_prompt: string;
+                                timezone: string;
+                                tool_ids: number[];
+                                tools: {
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description end_call or mid_call_tool */
+                                    type: string;
+                                }[];
+                                transcriber_id: number | null;
+                                transcriber_provider_id: number | null;
+                                /** @description inbound or outbound */
+                                type: string;
+                                updated_at: string;
+                                user_id: number;
+                                uuid: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                                voice_id: number;
+                                voice_similarity: string;
+                                voice_stability: string;
+                                wait_for_customer: boolean;
+                                webhook_url: string | null;
+                                widget_settings: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            first_page_url: string;
+                            from: number | null;
+                            last_page: number;
+                            last_page_url: string;
+                            links: {
+                                active: boolean;
+                                label: string;
+                                url: string | null;
+                            }[];
+                            next_page_url: string | null;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: string | null;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Languages; the name is the value of language */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            iso_2: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** LLM models; the name is the value of llm_model */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/outbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's outbound assistants (bare array) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allow_interruptions: boolean;
+                            ambient_sound: string;
+                            ambient_sound_volume: string;
+                            created_at: string;
+                            deleted_at: string | null;
+                            enable_noise_cancellation: boolean;
+                            /** @description 1 yes, 0 no */
+                            end_call_on_voicemail: number;
+                            endpoint_sensitivity: number;
+                            endpoint_type: string;
+                            engine_id: number | null;
+                            filler_config: {
+                                negative: string[];
+                                neutral: string[];
+                                positive: string[];
+                                question: string[];
+                            };
+                            /** @description 1 enabled, 0 disabled */
+                            fillers: number;
+                            flows_platform_id: number | null;
+                            id: number;
+                            inbound_webhook_url: string | null;
+                            include_recording_in_webhook: boolean;
+                            initial_message: string;
+                            instance_id: number;
+                            interrupt_sensitivity: number;
+                            is_webhook_active: boolean;
+                            knowledgebase_id: number | null;
+                            knowledgebase_mode: string;
+                            language: string | null;
+                            language_id: number | null;
+                            llm_model_id: number | null;
+                            llm_temperature: string;
+                            max_duration: number;
+                            max_silence_duration: number;
+                            min_interrupt_words: number;
+                            mode: string;
+                            multimodal_model_id: number | null;
+                            name: string;
+                            phone_number_id: number | null;
+                            post_call_evaluation: boolean;
+                            post_call_schema: {
+                                description: string;
+                                name: string;
+                                type: string;
+                            }[];
+                            record: boolean;
+                            reengagement_interval: number;
+                            send_webhook_only_on_completed: boolean;
+                            speech_speed: string;
+                            /** @description active or inactive */
+                            status: string;
+                            synthesizer_id: number | null;
+                            synthesizer_provider_id: number | null;
+                            system_prompt: string;
+                            timezone: string;
+                            tool_ids: number[];
+                            tools: {
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description end_call or mid_call_tool */
+                                type: string;
+                            }[];
+                            transcriber_id: number | null;
+                            transcriber_provider_id: number | null;
+                            /** @description inbound or outbound */
+                            type: string;
+                            updated_at: string;
+                            user_id: number;
+                            uuid: string;
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            voice_id: number;
+                            voice_similarity: string;
+                            voice_stability: string;
+                            wait_for_customer: boolean;
+                            webhook_url: string | null;
+                            widget_settings: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's phone numbers; type=inbound leaves out Caller ID and assigned numbers */
+        get: {
+            parameters: {
+                query?: {
+                    type?: "inbound" | "outbound";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            country_code: string;
+                            id: number;
+                            is_available: boolean;
+                            phone_number: string;
+                            type_label: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public voices and the caller's own, optionally of one mode */
+        get: {
+            parameters: {
+                query?: {
+                    mode?: "pipeline" | "multimodal";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description pipeline or multimodal */
+                            mode: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's calls, newest first, filtered and paginated
+         * @description Filters: status, type, phone_number (the client number; normalised to E.164 when it parses), assistant_id, campaign_id, date_from and date_to (YYYY-MM-DD, inclusive whole UTC days). per_page 1-100 (default 15), page from 1.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    assistant_id?: string;
+                    campaign_id?: string;
+                    date_from?: string;
+                    date_to?: string;
+                    page?: string;
+                    per_page?: string;
+                    phone_number?: string;
+                    status?: string;
+                    type?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            data: {
+                                /** @description human, machine or unknown */
+                                answered_by: string;
+                                /** @description assistant that handled the call (kept after the assistant is deleted) */
+                                assistant_name: string;
+                                assistant_phone_number: string;
+                                /** @description campaign of the call; null when the call is not part of a campaign */
+                                campaign_name: string | null;
+                                carrier_cost: number;
+                                client_phone_number: string;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                created_at: string;
+                                /** @description seconds */
+                                duration: number;
+                                evaluation: {
+                                    [key: string]: unknown;
+                                };
+                                id: number;
+                                recording_url: string | null;
+                                /** @description initiated, ringing, busy, in-progress, ended, completed, ended_by_customer, ended_by_assistant, no-answer, failed */
+                                status: string;
+                                total_cost: number;
+                                transcript: string;
+                                /** @description inbound, outbound or web */
+                                type: string;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                updated_at: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                                webhook_response: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            first_page_url: string;
+                            from: number | null;
+                            last_page: number;
+                            last_page_url: string;
+                            links: {
+                                active: boolean;
+                                label: string;
+                                url: string | null;
+                            }[];
+                            next_page_url: string | null;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: string | null;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's calls */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description human, machine or unknown */
+                            answered_by: string;
+                            /** @description assistant that handled the call (kept after the assistant is deleted) */
+                            assistant_name: string;
+                            assistant_phone_number: string;
+                            /** @description campaign of the call; null when the call is not part of a campaign */
+                            campaign_name: string | null;
+                            carrier_cost: number;
+                            client_phone_number: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            created_at: string;
+                            /** @description seconds */
+                            duration: number;
+                            evaluation: {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            recording_url: string | null;
+                            /** @description initiated, ringing, busy, in-progress, ended, completed, ended_by_customer, ended_by_assistant, no-answer, failed */
+                            status: string;
+                            total_cost: number;
+                            transcript: string;
+                            /** @description inbound, outbound or web */
+                            type: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updated_at: string;
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            webhook_response: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete one of the caller's calls and its recording; a call still running is refused (409) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/calls/{id}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook delivery attempts of one of the caller's calls, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description 1 for the first attempt of a message, 2 for its first retry, ... */
+                                attempt: number;
+                                /** @description when the attempt started, ISO 8601 (UTC) */
+                                created_at: string;
+                                duration_ms: number | null;
+                                /** @description null for a 2xx answer */
+                                error: string | null;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "post_call" | "inbound";
+                                /** @description Standard Webhooks message id (the webhook-id header); the same for every attempt of one message */
+                                message_id: string;
+                                /** @description HTTP status of the answer; null when no answer came (timeout, refused address, network error, webhook disabled) */
+                                status_code: number | null;
+                                url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/calls/{id}/webhook-deliveries/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished call's webhooks again, as new messages with the usual retries
+         * @description Queues one new message per webhook configured now (the post-call webhook when active, and the inbound webhook for inbound calls), ignoring send_webhook_only_on_completed because you ask for this call explicitly. 422 "No webhook is configured for this call." when none is configured; 422 "The call has not finished yet." while the call is still live.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                kind: "post_call" | "inbound";
+                                message_id: string;
+                                url: string;
+                            }[];
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/campaign/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's campaigns */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                allowed_days: string[];
+                                allowed_hours_end_time: string;
+                                allowed_hours_start_time: string;
+                                assistant_id: number;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                created_at: string;
+                                goal_completion_variable: string | null;
+                                id: number;
+                                mark_complete_when_no_leads: boolean;
+                                max_calls_in_parallel: number;
+                                max_retries: number;
+                                name: string;
+                                retry_interval: number;
+                                retry_on_goal_incomplete: boolean;
+                                retry_on_voicemail: boolean;
+                                /** @enum {string} */
+                                status: "draft" | "in-progress" | "stopped" | "completed";
+                                timezone: string;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change a campaign: only the fields sent change, validated as on create
+         * @description Every field may change while the campaign runs (the dialer reads them at its next dial) except assistant_id, which is refused (422) while the campaign is in progress. Status changes go through update-status.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allowed_days?: string[];
+                        /** @description HH:MM, 00:00–23:59 */
+                        allowed_hours_end_time?: string;
+                        /** @description HH:MM, 00:00–23:59 */
+                        allowed_hours_start_time?: string;
+                        /** @description an id; a string of digits is accepted too */
+                        assistant_id?: number | string;
+                        goal_completion_variable?: string | null;
+                        mark_complete_when_no_leads?: boolean;
+                        max_calls_in_parallel?: number;
+                        max_retries?: number;
+                        name?: string;
+                        /** @description minutes between attempts */
+                        retry_interval?: number;
+                        retry_on_goal_incomplete?: boolean;
+                        retry_on_voicemail?: boolean;
+                        /** @description IANA time zone; defaults to the assistant's */
+                        timezone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                allowed_days: string[];
+                                allowed_hours_end_time: string;
+                                allowed_hours_start_time: string;
+                                assistant_id: number;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                created_at: string;
+                                goal_completion_variable: string | null;
+                                id: number;
+                                mark_complete_when_no_leads: boolean;
+                                max_calls_in_parallel: number;
+                                max_retries: number;
+                                name: string;
+                                retry_interval: number;
+                                retry_on_goal_incomplete: boolean;
+                                retry_on_voicemail: boolean;
+                                /** @enum {string} */
+                                status: "draft" | "in-progress" | "stopped" | "completed";
+                                timezone: string;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a campaign: stops it and deletes its leads; its calls stay */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/campaign/{id}/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of one campaign's leads, by id */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string;
+                    per_page?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            data: {
+                                campaign: {
+                                    id: number;
+                                    name: string;
+                                };
+                                campaign_id: number;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                created_at: string;
+                                id: number;
+                                phone_number: string;
+                                secondary_contacts: {
+                                    created_at: string;
+                                    id: number;
+                                    phone_number: string;
+                                    status: string;
+                                    updated_at: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                                /** @enum {string} */
+                                status: "created" | "completed" | "reached-max-retries";
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                updated_at: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            first_page_url: string;
+                            from: number | null;
+                            last_page: number;
+                            last_page_url: string;
+                            links: {
+                                active: boolean;
+                                label: string;
+                                url: string | null;
+                            }[];
+                            next_page_url: string | null;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: string | null;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/campaign/{id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A campaign in motion: its leads by status, calls in flight, calls finished per minute */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description calls of the campaign that reached a final status, per minute, the last 15 minutes (the current one last) */
+                                calls_finished_per_minute: {
+                                    count: number;
+                                    /** @description YYYY-MM-DD HH:MM:00 (UTC) */
+                                    minute: string;
+                                }[];
+                                /** @description calls of the campaign in initiated, ringing or in-progress */
+                                calls_in_flight: number;
+                                campaign_id: number;
+                                leads: {
+                                    completed: number;
+                                    created: number;
+                                    "reached-max-retries": number;
+                                    total: number;
+                                };
+                                /** @enum {string} */
+                                status: "draft" | "in-progress" | "stopped" | "completed";
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's campaigns, by id */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allowed_days: string[];
+                            allowed_hours_end_time: string;
+                            allowed_hours_start_time: string;
+                            assistant_id: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            created_at: string;
+                            goal_completion_variable: string | null;
+                            id: number;
+                            mark_complete_when_no_leads: boolean;
+                            max_calls_in_parallel: number;
+                            max_retries: number;
+                            name: string;
+                            retry_interval: number;
+                            retry_on_goal_incomplete: boolean;
+                            retry_on_voicemail: boolean;
+                            /** @enum {string} */
+                            status: "draft" | "in-progress" | "stopped" | "completed";
+                            timezone: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a campaign for one of the caller's outbound assistants (status draft) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allowed_days?: string[];
+                        /**
+                         * @description HH:MM, 00:00–23:59
+                         * @default 23:59
+                         */
+                        allowed_hours_end_time?: string;
+                        /**
+                         * @description HH:MM, 00:00–23:59
+                         * @default 00:00
+                         */
+                        allowed_hours_start_time?: string;
+                        /** @description an id; a string of digits is accepted too */
+                        assistant_id: number | string;
+                        goal_completion_variable?: string | null;
+                        /** @default true */
+                        mark_complete_when_no_leads?: boolean;
+                        /** @default 3 */
+                        max_calls_in_parallel?: number;
+                        /** @default 3 */
+                        max_retries?: number;
+                        name: string;
+                        /**
+                         * @description minutes between attempts
+                         * @default 60
+                         */
+                        retry_interval?: number;
+                        /** @default false */
+                        retry_on_goal_incomplete?: boolean;
+                        /** @default false */
+                        retry_on_voicemail?: boolean;
+                        /** @description IANA time zone; defaults to the assistant's */
+                        timezone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                allowed_days: string[];
+                                allowed_hours_end_time: string;
+                                allowed_hours_start_time: string;
+                                assistant_id: number;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                created_at: string;
+                                goal_completion_variable: string | null;
+                                id: number;
+                                mark_complete_when_no_leads: boolean;
+                                max_calls_in_parallel: number;
+                                max_retries: number;
+                                name: string;
+                                retry_interval: number;
+                                retry_on_goal_incomplete: boolean;
+                                retry_on_voicemail: boolean;
+                                /** @enum {string} */
+                                status: "draft" | "in-progress" | "stopped" | "completed";
+                                timezone: string;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/campaigns/update-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start or stop a campaign (action start/stop; status is accepted when action is absent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description start or stop (required unless status is sent)
+                         * @enum {string}
+                         */
+                        action?: "start" | "stop";
+                        /** @description an id; a string of digits is accepted too */
+                        campaign_id: number | string;
+                        /**
+                         * @description alias of action, used only when action is absent
+                         * @enum {string}
+                         */
+                        status?: "start" | "stop";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                campaign_id: number;
+                                /** @enum {string} */
+                                status: "draft" | "in-progress" | "stopped" | "completed";
+                            };
+                            message: string;
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                            /** @enum {boolean} */
+                            success: false;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a lead (with its secondary contacts) in one of the caller's campaigns */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the same, correctly spelled; used only when allow_dupplicate is absent */
+                        allow_duplicate?: boolean;
+                        /** @description allow a second lead with the same number in the campaign (spelled so); default false */
+                        allow_dupplicate?: boolean;
+                        /** @description an id; a string of digits is accepted too */
+                        campaign_id: number | string;
+                        /** @description E.164, or a national number of the deployment region; normalised to E.164 */
+                        phone_number: string;
+                        secondary_contacts?: {
+                            /** @description E.164, or a national number of the deployment region; normalised to E.164 */
+                            phone_number: string;
+                            /** @description free-form key/value pairs (a JSON object) */
+                            variables?: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[] | null;
+                        /** @description free-form key/value pairs (a JSON object) */
+                        variables?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                campaign: {
+                                    id: number;
+                                    name: string;
+                                };
+                                campaign_id: number;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                created_at: string;
+                                id: number;
+                                phone_number: string;
+                                secondary_contacts: {
+                                    created_at: string;
+                                    id: number;
+                                    phone_number: string;
+                                    status: string;
+                                    updated_at: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                                /** @enum {string} */
+                                status: "created" | "completed" | "reached-max-retries";
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                updated_at: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's leads by id, each with campaign and secondary contacts (not paginated) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            campaign: {
+                                id: number;
+                                name: string;
+                            };
+                            campaign_id: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            created_at: string;
+                            id: number;
+                            phone_number: string;
+                            secondary_contacts: {
+                                created_at: string;
+                                id: number;
+                                phone_number: string;
+                                status: string;
+                                updated_at: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @enum {string} */
+                            status: "created" | "completed" | "reached-max-retries";
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updated_at: string;
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's leads, with campaign and secondary contacts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                campaign: {
+                                    id: number;
+                                    name: string;
+                                };
+                                campaign_id: number;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                created_at: string;
+                                id: number;
+                                phone_number: string;
+                                secondary_contacts: {
+                                    created_at: string;
+                                    id: number;
+                                    phone_number: string;
+                                    status: string;
+                                    updated_at: string;
+                                    variables: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                                /** @enum {string} */
+                                status: "created" | "completed" | "reached-max-retries";
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                                updated_at: string;
+                                variables: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Update a lead: campaign_id, phone_number, status, variables (merged); other fields are refused */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description an id; a string of digits is accepted too */
+                        campaign_id?: number | string;
+                        /** @description normalised to E.164; an invalid number (or a non-string) answers 422 Invalid phone number */
+                        phone_number?: string;
+                        /** @enum {string} */
+                        status?: "created" | "completed" | "reached-max-retries";
+                        /** @description merged into the stored variables (top-level keys), not replacing them */
+                        variables?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors?: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a lead and its secondary contacts (refused with 409 while a call to it is in progress) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/leads/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import up to 1000 leads into one campaign; each row is validated on its own
+         * @description Rows are lead objects as in POST /api/user/lead (phone numbers normalised to E.164). Valid rows are created together; every invalid row is reported by its index with the single create's messages, so one bad row never refuses the others. Without allow_duplicate a number the campaign already has, or an earlier row had, is an error on phone_number.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description allow numbers the campaign (or an earlier row) already has; default false */
+                        allow_duplicate?: boolean;
+                        /** @description an id; a string of digits is accepted too */
+                        campaign_id: number | string;
+                        /** @description lead objects {phone_number, variables?, secondary_contacts?} as in POST /api/user/lead, each validated on its own */
+                        leads: unknown[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                created: {
+                                    id: number;
+                                    row: number;
+                                }[];
+                                errors: {
+                                    errors: {
+                                        [key: string]: string[];
+                                    };
+                                    row: number;
+                                }[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/make_call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place an outbound call with an assistant
+         * @description Dials `phone_number` (E.164) with the assistant; the call runs in the background (on the sandbox carrier when no telephony provider is configured) and can be read back with GET /api/user/calls/{call_id}. Live calls count against the account's max_calls_in_parallel (429 when exhausted).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        assistant_id: number | string;
+                        phone_number: string;
+                        variables?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            call_id: number;
+                            message: string;
+                            /** @enum {string} */
+                            status: "initiated";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        } | {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The authenticated user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: string;
+                            id: number;
+                            max_calls_in_parallel: number;
+                            max_tools: number;
+                            name: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/phone-numbers/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All of the caller's phone numbers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                country_code: string;
+                                id: number;
+                                is_available: boolean;
+                                phone_number: string;
+                                type_label: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sandbox/inbound-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate an inbound call on the sandbox carrier
+         * @description `to` is one of your numbers held by an active inbound assistant; the last two digits of `from` choose the caller's behaviour (91 busy, 92 no-answer, 93 failed, 94 voicemail, 95 hangs up mid-conversation, otherwise a conversing person).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        variables?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            call_id: number;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's mid-call tools, oldest first (not paginated) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description ISO 8601 with microseconds, e.g. 2026-11-22T10:30:00.123456Z */
+                            created_at: string;
+                            description: string;
+                            endpoint: string;
+                            headers: {
+                                name: string;
+                                value: string;
+                            }[];
+                            id: number;
+                            /** @enum {string} */
+                            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                            name: string;
+                            schema: {
+                                description: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "string" | "number" | "boolean";
+                            }[];
+                            /** @description seconds, 1-30 */
+                            timeout: number;
+                            /** @description ISO 8601 with microseconds */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a mid-call tool (within the plan limit max_tools)
+         * @description A 422 for invalid fields carries `errors` keyed by field (`schema.0.name`); its message is the first error plus "(and N more errors)". Reaching the plan limit is a 422 with `message` only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description When and how the AI should use the tool, max 255 characters */
+                        description: string;
+                        /** @description http(s) URL the tool request goes to */
+                        endpoint: string;
+                        /** @description HTTP headers sent with the tool request */
+                        headers?: {
+                            name: string;
+                            value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @description Lowercase letters and underscores, begins with a letter */
+                        name: string;
+                        /** @description Parameters the AI extracts from the conversation and sends to the endpoint */
+                        schema?: {
+                            description: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "string" | "number" | "boolean";
+                        }[] | null;
+                        /** @description Seconds, 1-30, default 10 */
+                        timeout?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description ISO 8601 with microseconds, e.g. 2026-11-22T10:30:00.123456Z */
+                                created_at: string;
+                                description: string;
+                                endpoint: string;
+                                headers: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                id: number;
+                                /** @enum {string} */
+                                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                name: string;
+                                schema: {
+                                    description: string;
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "string" | "number" | "boolean";
+                                }[];
+                                /** @description seconds, 1-30 */
+                                timeout: number;
+                                /** @description ISO 8601 with microseconds */
+                                updated_at: string;
+                            };
+                            /** @enum {string} */
+                            message: "Tool erfolgreich erstellt";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        } | {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/tools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one of the caller's tools */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description ISO 8601 with microseconds, e.g. 2026-11-22T10:30:00.123456Z */
+                            created_at: string;
+                            description: string;
+                            endpoint: string;
+                            headers: {
+                                name: string;
+                                value: string;
+                            }[];
+                            id: number;
+                            /** @enum {string} */
+                            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                            name: string;
+                            schema: {
+                                description: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "string" | "number" | "boolean";
+                            }[];
+                            /** @description seconds, 1-30 */
+                            timeout: number;
+                            /** @description ISO 8601 with microseconds */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Update a tool: only supplied fields change; headers and schema, when supplied, replace the stored ones */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        endpoint?: string;
+                        /** @description Replaces the stored headers */
+                        headers?: {
+                            name: string;
+                            value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        name?: string;
+                        /** @description Replaces the stored schema */
+                        schema?: {
+                            description: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "string" | "number" | "boolean";
+                        }[] | null;
+                        timeout?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description ISO 8601 with microseconds, e.g. 2026-11-22T10:30:00.123456Z */
+                                created_at: string;
+                                description: string;
+                                endpoint: string;
+                                headers: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                id: number;
+                                /** @enum {string} */
+                                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                name: string;
+                                schema: {
+                                    description: string;
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "string" | "number" | "boolean";
+                                }[];
+                                /** @description seconds, 1-30 */
+                                timeout: number;
+                                /** @description ISO 8601 with microseconds */
+                                updated_at: string;
+                            };
+                            /** @enum {string} */
+                            message: "Tool erfolgreich aktualisiert";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a tool; it is detached from every assistant */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/tools/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one request to a tool's endpoint as a call would, and see the answer
+         * @description The request goes out exactly as during a call (method, headers, timeout, arguments in the query for GET/DELETE or as JSON otherwise) and through the same outbound guard (private targets only with ALLOW_PRIVATE_TARGETS).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the tool's parameters by name, as the LLM would send them; default {} */
+                        arguments?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                duration_ms: number;
+                                /** @description the endpoint answered with a 2xx status */
+                                ok: boolean;
+                                /** @description what the LLM would read: {status, body, truncated?} or {error} */
+                                result: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description HTTP status of the answer; null when there was none */
+                                status: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The secret that signs your webhooks (Standard Webhooks, `whsec_...`) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Standard Webhooks signing secret, `whsec_` + base64 */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the signing secret; every later attempt (retries included) is signed with the new one */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Standard Webhooks signing secret, `whsec_` + base64 */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

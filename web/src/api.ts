@@ -1,0 +1,79 @@
+/**
+ * The dashboard's access to the service: the project's own typed client (packages/client),
+ * the signed-in token (kept in sessionStorage only: it is gone when the tab closes), and the
+ * error shape every page shows — the service's own message and per-field messages.
+ */
+import { createSwitchboardClient, type components, type paths, type SwitchboardClient } from '../../packages/client/src/index';
+
+export type { components, paths };
+
+export type Role = 'user' | 'admin';
+export interface Session {
+  token: string;
+  role: Role;
+  /** The user's name, or "Administrator". */
+  name: string;
+}
+
+const STORAGE_KEY = 'switchboard.session';
+
+export function loadSession(): Session | null {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(session: Session | null): void {
+  if (session) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  else sessionStorage.removeItem(STORAGE_KEY);
+}
+
+export function clientFor(token: string): SwitchboardClient {
+  return createSwitchboardClient({ baseUrl: window.location.origin, token });
+}
+
+/** An answer other than 2xx: the service's message, its field errors (422) and the status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful answer, or an ApiError carrying the service's own words. */
+export async function unwrap<T>(request: Promise<FetchResult<T>>): Promise<T> {
+  let res: FetchResult<T>;
+  try {
+    res = await request;
+  } catch (err) {
+    throw new ApiError(0, `The service could not be reached (${(err as Error).message}).`);
+  }
+  if (res.response.ok) return res.data as T;
+  const body = (res.error ?? {}) as { message?: unknown; errors?: unknown };
+  const message = typeof body.message === 'string' ? body.message : `Request failed with status ${res.response.status}.`;
+  const errors = body.errors && typeof body.errors === 'object' ? (body.errors as Record<string, string[]>) : {};
+  throw new ApiError(res.response.status, message, errors);
+}
+
+/** Which kind of token this is: a user's (GET /api/user/me works) or the admin token. */
+export async function identify(token: string): Promise<Session> {
+  const api = clientFor(token);
+  const me = await api.GET('/api/user/me');
+  if (me.response.ok && me.data) return { token, role: 'user', name: me.data.name };
+  const admin = await api.GET('/api/admin/users' as never, { params: { query: { per_page: '1' } } } as never);
+  if (admin.response.ok) return { token, role: 'admin', name: 'Administrator' };
+  if (me.response.status === 401 && admin.response.status === 401) throw new ApiError(401, 'This token is not valid: check it and try again.');
+  throw new ApiError(me.response.status, 'The service could not check the token; try again.');
+}

@@ -1,0 +1,1 @@
+export default function Account() { return <h1>Account</h1>; }

@@ -1,0 +1,1 @@
+export default function Admin() { return <h1>Admin</h1>; }

@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { unwrap } from '../api';
+import { useApi } from '../session';
+import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge } from '../ui/common';
+import { useInterval, useLoad, useSubmit } from '../ui/hooks';
+
+const LIVE = ['initiated', 'ringing', 'in-progress'];
+
+/** The transcript's lines as turns: `AI: …` and `Customer: …`; any other line is a note. */
+function turnsOf(transcript: string): { who: 'AI' | 'Customer' | 'note'; text: string }[] {
+  return transcript
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const m = /^(AI|Customer):\s?(.*)$/.exec(line);
+      return m ? { who: m[1] as 'AI' | 'Customer', text: m[2] } : { who: 'note', text: line };
+    });
+}
+
+function Value({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <>—</>;
+  if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
+  return <>{String(value)}</>;
+}
+
+export default function CallDetail() {
+  const id = Number(useParams().id);
+  const api = useApi();
+  const navigate = useNavigate();
+  const call = useLoad(() => unwrap(api.GET('/api/user/calls/{id}', { params: { path: { id: String(id) } } })), [id]);
+  const deliveries = useLoad(async () => (await unwrap(api.GET('/api/user/calls/{id}/webhook-deliveries', { params: { path: { id: String(id) } } }))).data, [id]);
+  const action = useSubmit();
+  const [notice, setNotice] = useState<string | null>(null);
+  useInterval(() => {
+    call.reload();
+    deliveries.reload();
+  }, call.data && LIVE.includes(call.data.status) ? 2000 : null);
+
+  if (call.error) return <ErrorBanner error={call.error} />;
+  if (!call.data) return <Loading what="the call" />;
+  const c = call.data;
+  const evaluation = Object.entries(c.evaluation ?? {});
+  const variables = Object.entries(c.variables ?? {});
+
+  const resend = async () => {
+    setNotice(null);
+    const res = await action.run(() => unwrap(api.POST('/api/user/calls/{id}/webhook-deliveries/resend', { params: { path: { id: String(id) } } })));
+    if (res) {
+      setNotice(`${res.message}: ${res.data.map((d) => d.url).join(', ')}`);
+      setTimeout(deliveries.reload, 1500);
+    }
+  };
+  const remove = async () => {
+    if (!window.confirm(`Delete call #${id} and its recording?`)) return;
+    const res = await action.run(() => unwrap(api.DELETE('/api/user/calls/{id}', { params: { path: { id: String(id) } } })));
+    if (res) navigate('/calls');
+  };
+
+  return (
+    <>
+      <BackLink to="/calls">All calls</BackLink>
+      <PageTitle actions={<button type="button" className="danger" onClick={remove} disabled={action.busy || LIVE.includes(c.status)}>Delete call</button>}>
+        Call #{c.id}
+      </PageTitle>
+      <dl className="facts">
+        <div><dt>Status</dt><dd><StatusBadge status={c.status} /></dd></div>
+        <div><dt>Type</dt><dd>{c.type}</dd></div>
+        <div><dt>Customer</dt><dd className="mono">{c.client_phone_number}</dd></div>
+        <div><dt>Assistant</dt><dd>{c.assistant_name} {c.assistant_phone_number && <span className="mono">({c.assistant_phone_number})</span>}</dd></div>
+        <div><dt>Campaign</dt><dd>{c.campaign_name ?? '—'}</dd></div>
+        <div><dt>Answered by</dt><dd>{c.answered_by}</dd></div>
+        <div><dt>Duration</dt><dd>{c.duration} s</dd></div>
+        <div><dt>Cost</dt><dd>{c.total_cost} (carrier {c.carrier_cost})</dd></div>
+        <div><dt>Started (UTC)</dt><dd>{c.created_at}</dd></div>
+      </dl>
+
+      <section aria-labelledby="recording-heading">
+        <h2 id="recording-heading">Recording</h2>
+        {c.recording_url ? (
+          <audio controls preload="none" src={c.recording_url} aria-label={`Recording of call ${c.id}`}>
+            <a href={c.recording_url}>Download the recording</a>
+          </audio>
+        ) : (
+          <Empty>No recording for this call.</Empty>
+        )}
+      </section>
+
+      <section aria-labelledby="transcript-heading">
+        <h2 id="transcript-heading">Transcript</h2>
+        {c.transcript.trim() === '' ? (
+          <Empty>Nothing was said.</Empty>
+        ) : (
+          <ol className="conversation" data-testid="transcript">
+            {turnsOf(c.transcript).map((t, i) => (
+              <li key={i} className={`turn turn-${t.who.toLowerCase()}`}>
+                {t.who !== 'note' && <span className="speaker">{t.who === 'AI' ? 'Assistant' : 'Customer'}</span>}
+                <span className="text">{t.text}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <section aria-labelledby="evaluation-heading">
+        <h2 id="evaluation-heading">Evaluation and extracted data</h2>
+        {evaluation.length === 0 ? (
+          <Empty>No evaluation.</Empty>
+        ) : (
+          <table>
+            <caption className="visually-hidden">Evaluation</caption>
+            <tbody>
+              {evaluation.map(([k, v]) => (
+                <tr key={k}>
+                  <th scope="row">{k}</th>
+                  <td><Value value={v} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <h3>Input variables</h3>
+        {variables.length === 0 ? <Empty>None.</Empty> : (
+          <table>
+            <caption className="visually-hidden">Input variables</caption>
+            <tbody>
+              {variables.map(([k, v]) => (
+                <tr key={k}>
+                  <th scope="row">{k}</th>
+                  <td><Value value={v} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section aria-labelledby="webhooks-heading">
+        <h2 id="webhooks-heading">Webhook deliveries</h2>
+        <ErrorBanner error={deliveries.error ?? action.error} />
+        {notice && <Notice>{notice}</Notice>}
+        {deliveries.data && deliveries.data.length === 0 && <Empty>No webhook was sent for this call.</Empty>}
+        {deliveries.data && deliveries.data.length > 0 && (
+          <table>
+            <caption className="visually-hidden">Delivery attempts</caption>
+            <thead>
+              <tr>
+                <th scope="col">When (UTC)</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Attempt</th>
+                <th scope="col">URL</th>
+                <th scope="col">Answer</th>
+                <th scope="col">Time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.data.map((d) => (
+                <tr key={d.id}>
+                  <td>{d.created_at.replace('T', ' ').slice(0, 19)}</td>
+                  <td>{d.kind}</td>
+                  <td>{d.attempt}</td>
+                  <td className="mono small">{d.url}</td>
+                  <td>{d.status_code ?? d.error ?? '—'}</td>
+                  <td>{d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {c.webhook_response && Object.keys(c.webhook_response).length > 0 && (
+          <>
+            <h3>Stored answer of the receiver</h3>
+            <pre>{JSON.stringify(c.webhook_response, null, 2)}</pre>
+          </>
+        )}
+        <button type="button" onClick={resend} disabled={action.busy || LIVE.includes(c.status)}>
+          Send the webhooks again
+        </button>
+      </section>
+    </>
+  );
+}

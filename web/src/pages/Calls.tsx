@@ -1,0 +1,96 @@
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { unwrap } from '../api';
+import { useApi } from '../session';
+import { CallTable } from '../ui/CallTable';
+import { ErrorBanner, Loading, PageTitle, Pager } from '../ui/common';
+import { Select, TextField } from '../ui/fields';
+import { useLoad } from '../ui/hooks';
+
+const STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
+const FILTERS = ['status', 'type', 'phone_number', 'assistant_id', 'campaign_id', 'date_from', 'date_to'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+export default function Calls() {
+  const api = useApi();
+  const [params, setParams] = useSearchParams();
+  const applied = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? ''])) as Filters;
+  const page = Number(params.get('page') ?? 1);
+  const [draft, setDraft] = useState<Filters>(applied);
+  const refs = useLoad(async () => {
+    const [assistants, campaigns] = await Promise.all([
+      unwrap(api.GET('/api/user/assistants/get', { params: { query: { per_page: '100' } } })),
+      unwrap(api.GET('/api/user/campaigns')),
+    ]);
+    return { assistants: assistants.data, campaigns };
+  }, []);
+  const key = params.toString();
+  const list = useLoad(() => {
+    const query: Record<string, string> = { page: String(page), per_page: '15' };
+    for (const k of FILTERS) if (applied[k]) query[k] = applied[k];
+    return unwrap(api.GET('/api/user/calls', { params: { query: query as never } }));
+  }, [key]);
+
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setParams(Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== '')));
+  };
+  const set = (k: keyof Filters) => (v: string) => setDraft({ ...draft, [k]: v });
+  const errors = list.error?.errors ?? {};
+
+  return (
+    <>
+      <PageTitle>Calls</PageTitle>
+      <form className="filters" onSubmit={apply} aria-label="Filter calls">
+        <Select label="Status" value={draft.status} onChange={set('status')} errors={errors.status} options={[{ value: '', label: 'Any' }, ...STATUSES.map((s) => ({ value: s, label: s }))]} />
+        <Select label="Type" value={draft.type} onChange={set('type')} errors={errors.type} options={[{ value: '', label: 'Any' }, ...['inbound', 'outbound', 'web'].map((s) => ({ value: s, label: s }))]} />
+        <TextField label="Customer number" value={draft.phone_number} onChange={set('phone_number')} errors={errors.phone_number} />
+        <Select
+          label="Assistant"
+          value={draft.assistant_id}
+          onChange={set('assistant_id')}
+          errors={errors.assistant_id}
+          options={[{ value: '', label: 'Any' }, ...(refs.data?.assistants ?? []).map((a) => ({ value: String(a.id), label: a.name }))]}
+        />
+        <Select
+          label="Campaign"
+          value={draft.campaign_id}
+          onChange={set('campaign_id')}
+          errors={errors.campaign_id}
+          options={[{ value: '', label: 'Any' }, ...(refs.data?.campaigns ?? []).map((c) => ({ value: String(c.id), label: c.name }))]}
+        />
+        <TextField label="From (date)" type="date" value={draft.date_from} onChange={set('date_from')} errors={errors.date_from} />
+        <TextField label="To (date)" type="date" value={draft.date_to} onChange={set('date_to')} errors={errors.date_to} />
+        <div className="filter-buttons">
+          <button type="submit">Apply filters</button>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setDraft(Object.fromEntries(FILTERS.map((k) => [k, ''])) as Filters);
+              setParams({});
+            }}
+          >
+            Clear filters
+          </button>
+        </div>
+      </form>
+      <ErrorBanner error={list.error} />
+      {list.loading && !list.data && <Loading what="calls" />}
+      {list.data && (
+        <>
+          <CallTable calls={list.data.data} caption="Your calls, newest first" />
+          {list.data.total > 0 && (
+            <Pager
+              label="Call list"
+              page={list.data.current_page}
+              lastPage={list.data.last_page}
+              total={list.data.total}
+              onPage={(p) => setParams({ ...Object.fromEntries(params), page: String(p) })}
+            />
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * CSV import: the file is parsed in the browser (papaparse), the user maps columns to the
+ * phone number and to variables, and the rows go to the bulk route in batches; the service
+ * normalises numbers and validates each row, and every refused row is listed with its line.
+ */
+import Papa from 'papaparse';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { unwrap } from '../api';
+import { useApi } from '../session';
+import { BackLink, ErrorBanner, Notice, PageTitle } from '../ui/common';
+import { Checkbox, Select } from '../ui/fields';
+import { useLoad } from '../ui/hooks';
+import { ApiError } from '../api';
+
+/** Rows per request (the service takes up to 1,000). */
+const BATCH = 1000;
+const PHONE_HINTS = /phone|number|mobile|tel|nummer/i;
+
+interface Parsed {
+  fields: string[];
+  rows: Record<string, string>[];
+}
+
+interface RowError {
+  line: number;
+  phone: string;
+  messages: string[];
+}
+
+export default function LeadImport() {
+  const api = useApi();
+  const [params] = useSearchParams();
+  const campaigns = useLoad(() => unwrap(api.GET('/api/user/campaigns')), []);
+  const [campaignId, setCampaignId] = useState(params.get('campaign') ?? '');
+  const [parsed, setParsed] = useState<Parsed | null>(null);
+  const [parseError, setParseError] = useState<string | null>(null);
+  const [phoneColumn, setPhoneColumn] = useState('');
+  const [variableColumns, setVariableColumns] = useState<string[]>([]);
+  const [allowDuplicates, setAllowDuplicates] = useState(false);
+  const [progress, setProgress] = useState<{ sent: number; created: number } | null>(null);
+  const [rowErrors, setRowErrors] = useState<RowError[]>([]);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [running, setRunning] = useState(false);
+  const chosenCampaign = campaignId || String(campaigns.data?.[0]?.id ?? '');
+
+  const onFile = (file: File | undefined) => {
+    setParsed(null);
+    setParseError(null);
+    setProgress(null);
+    setRowErrors([]);
+    if (!file) return;
+    Papa.parse<Record<string, string>>(file, {
+      header: true,
+      skipEmptyLines: 'greedy',
+      complete: (result) => {
+        const fields = result.meta.fields ?? [];
+        if (fields.length === 0) {
+          setParseError('The file has no header row: its first line must name the columns.');
+          return;
+        }
+        setParsed({ fields, rows: result.data });
+        const phone = fields.find((f) => PHONE_HINTS.test(f)) ?? fields[0];
+        setPhoneColumn(phone);
+        setVariableColumns(fields.filter((f) => f !== phone));
+      },
+      error: (err) => setParseError(`The file could not be read: ${err.message}`),
+    });
+  };
+
+  const run = async () => {
+    if (!parsed) return;
+    setRunning(true);
+    setFailure(null);
+    setRowErrors([]);
+    const errors: RowError[] = [];
+    let created = 0;
+    setProgress({ sent: 0, created: 0 });
+    try {
+      for (let start = 0; start < parsed.rows.length; start += BATCH) {
+        const batch = parsed.rows.slice(start, start + BATCH);
+        const leads = batch.map((row) => ({
+          phone_number: row[phoneColumn] ?? '',
+          variables: Object.fromEntries(variableColumns.map((c) => [c, row[c] ?? ''])),
+        }));
+        const res = await unwrap(
+          api.POST('/api/user/leads/bulk', { body: { campaign_id: Number(chosenCampaign), allow_duplicate: allowDuplicates, leads } }),
+        );
+        created += res.data.created.length;
+        for (const e of res.data.errors) {
+          // +2: the header is line 1, and rows count from 0.
+          errors.push({ line: start + e.row + 2, phone: leads[e.row].phone_number, messages: Object.values(e.errors).flat() });
+        }
+        setProgress({ sent: Math.min(start + BATCH, parsed.rows.length), created });
+        setRowErrors([...errors]);
+      }
+    } catch (err) {
+      setFailure(err instanceof ApiError ? err : new ApiError(0, String(err)));
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  const total = parsed?.rows.length ?? 0;
+  return (
+    <>
+      <BackLink to={`/leads${chosenCampaign ? `?campaign=${chosenCampaign}` : ''}`}>Leads</BackLink>
+      <PageTitle>Import leads from a CSV file</PageTitle>
+      <ErrorBanner error={campaigns.error} />
+      {campaigns.data && campaigns.data.length === 0 && (
+        <p>
+          Leads belong to a campaign: <Link to="/campaigns/new">create a campaign</Link> first.
+        </p>
+      )}
+      {campaigns.data && campaigns.data.length > 0 && (
+        <>
+          <Select label="Campaign" value={chosenCampaign} onChange={setCampaignId} options={campaigns.data.map((c) => ({ value: String(c.id), label: c.name }))} />
+          <div className="field">
+            <label htmlFor="csv-file">CSV file (first line: column names)</label>
+            <input id="csv-file" type="file" accept=".csv,text/csv" onChange={(e) => onFile(e.target.files?.[0])} />
+          </div>
+          {parseError && <p className="error-banner" role="alert">{parseError}</p>}
+        </>
+      )}
+      {parsed && (
+        <section className="panel" aria-labelledby="mapping-heading">
+          <h2 id="mapping-heading">Columns</h2>
+          <p>
+            {total.toLocaleString('en')} rows. Phone numbers may be in any common notation; national numbers are read in the service's default region.
+          </p>
+          <Select label="Phone number column" value={phoneColumn} onChange={(v) => { setPhoneColumn(v); setVariableColumns(variableColumns.filter((c) => c !== v)); }} options={parsed.fields.map((f) => ({ value: f, label: f }))} />
+          <fieldset>
+            <legend>Columns to keep as variables</legend>
+            {parsed.fields
+              .filter((f) => f !== phoneColumn)
+              .map((f) => (
+                <Checkbox key={f} label={f} checked={variableColumns.includes(f)} onChange={(on) => setVariableColumns(on ? [...variableColumns, f] : variableColumns.filter((c) => c !== f))} />
+              ))}
+          </fieldset>
+          <Checkbox label="Allow numbers the campaign already has" checked={allowDuplicates} onChange={setAllowDuplicates} />
+          <button type="button" onClick={run} disabled={running || total === 0}>
+            {running ? 'Importing…' : `Import ${total.toLocaleString('en')} leads`}
+          </button>
+        </section>
+      )}
+      {progress && (
+        <section aria-labelledby="result-heading">
+          <h2 id="result-heading">Import</h2>
+          <progress max={total} value={progress.sent} aria-label="Rows sent">
+            {progress.sent} of {total}
+          </progress>
+          <p role="status" data-testid="import-status">
+            {progress.sent.toLocaleString('en')} of {total.toLocaleString('en')} rows sent: {progress.created.toLocaleString('en')} leads created,{' '}
+            {rowErrors.length.toLocaleString('en')} rows refused{!running && progress.sent === total ? '. Done.' : '.'}
+          </p>
+          <ErrorBanner error={failure} />
+          {rowErrors.length > 0 && (
+            <table>
+              <caption>Refused rows</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Line</th>
+                  <th scope="col">Phone number as given</th>
+                  <th scope="col">Why</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rowErrors.slice(0, 500).map((e) => (
+                  <tr key={e.line}>
+                    <td>{e.line}</td>
+                    <td className="mono">{e.phone}</td>
+                    <td>{e.messages.join(' ')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {rowErrors.length > 500 && <Notice>The first 500 refused rows are shown.</Notice>}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { identify } from '../api';
+import { useSession } from '../session';
+import { ErrorBanner } from '../ui/common';
+import { TextField } from '../ui/fields';
+import { useSubmit } from '../ui/hooks';
+
+export default function SignIn() {
+  const { session, signIn } = useSession();
+  const [token, setToken] = useState('');
+  const submit = useSubmit();
+  const navigate = useNavigate();
+  const from = (useLocation().state as { from?: string } | null)?.from;
+  if (session) return <Navigate to="/" replace />;
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const s = await submit.run(() => identify(token.trim()));
+    if (!s) return;
+    signIn(s);
+    navigate(s.role === 'admin' ? '/admin' : from && from !== '/' ? from : '/assistants', { replace: true });
+  };
+
+  return (
+    <main id="main" className="sign-in">
+      <h1>Sign in to Switchboard</h1>
+      <p>
+        Paste an API token (<code>sb_…</code>) to manage your assistants, or the admin token to manage users. The token stays in this
+        browser tab only.
+      </p>
+      <form onSubmit={onSubmit}>
+        <TextField label="API token" type="password" value={token} onChange={setToken} required name="token" />
+        <ErrorBanner error={submit.error} />
+        <button type="submit" disabled={submit.busy || token.trim() === ''}>
+          {submit.busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,44 @@
+import { Link } from 'react-router';
+import type { paths } from '../api';
+import { Empty, StatusBadge } from './common';
+
+export type CallRecord = paths['/api/user/calls']['get']['responses'][200]['content']['application/json']['data'][number];
+
+export function CallTable({ calls, caption }: { calls: CallRecord[]; caption: string }) {
+  if (calls.length === 0) return <Empty>No calls match.</Empty>;
+  return (
+    <table className="calls">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Call</th>
+          <th scope="col">When (UTC)</th>
+          <th scope="col">Status</th>
+          <th scope="col">Type</th>
+          <th scope="col">Customer</th>
+          <th scope="col">Assistant</th>
+          <th scope="col">Campaign</th>
+          <th scope="col">Duration</th>
+        </tr>
+      </thead>
+      <tbody>
+        {calls.map((c) => (
+          <tr key={c.id}>
+            <td>
+              <Link to={`/calls/${c.id}`}>#{c.id}</Link>
+            </td>
+            <td>{c.created_at}</td>
+            <td>
+              <StatusBadge status={c.status} />
+            </td>
+            <td>{c.type}</td>
+            <td className="mono">{c.client_phone_number}</td>
+            <td>{c.assistant_name}</td>
+            <td>{c.campaign_name ?? '—'}</td>
+            <td>{c.duration} s</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

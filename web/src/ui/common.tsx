@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { ApiError } from '../api';
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="page-title">
+      <h1>{children}</h1>
+      {actions && <div className="actions">{actions}</div>}
+    </div>
+  );
+}
+
+/** The service's message for a failed request (not the field messages: the fields show those). */
+export function ErrorBanner({ error }: { error: ApiError | null | undefined }) {
+  if (!error) return null;
+  return (
+    <p className="error-banner" role="alert">
+      {error.message}
+    </p>
+  );
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p className="notice" role="status">
+      {children}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p aria-busy="true">Loading {what}…</p>;
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+/** A pager for the service's pagination envelope. */
+export function Pager({ page, lastPage, total, onPage, label }: { page: number; lastPage: number; total: number; onPage(p: number): void; label: string }) {
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <button type="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
+        Previous page
+      </button>
+      <span>
+        Page {page} of {lastPage} ({total.toLocaleString('en')} in all)
+      </span>
+      <button type="button" onClick={() => onPage(page + 1)} disabled={page >= lastPage}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status.replace(/[^a-z]/g, '-')}`}>{status}</span>;
+}
+
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <p className="back">
+      <Link to={to}>← {children}</Link>
+    </p>
+  );
+}
