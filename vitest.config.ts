@@ -18,7 +18,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       { test: { ...common, name: 'embedded', globalSetup: ['test/support/global-embedded.ts'] } },
-      ...(external ? [{ test: { ...common, name: 'external', globalSetup: ['test/support/global-external.ts'] } }] : []),
+      // The browser suite (test/web) drives the dashboard, not the database: one project is enough.
+      ...(external ? [{ test: { ...common, name: 'external', exclude: ['test/web/**'], globalSetup: ['test/support/global-external.ts'] } }] : []),
     ],
   },
 });

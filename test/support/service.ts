@@ -85,15 +85,17 @@ export interface TestServiceOptions {
   carriers?: CarrierRegistry;
   providers?: ProviderRegistry;
   databaseUrl?: string;
+  /** Bind a free port on 127.0.0.1 (browser tests); `service.url` is then set. */
+  listen?: boolean;
 }
 
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
-  const config = testConfig(opts.env);
+  const config = testConfig({ ...(opts.listen ? { PORT: '0', HOST: '127.0.0.1' } : {}), ...opts.env });
   const service = await startService({
     config,
     databaseUrl,
-    listen: false,
+    listen: opts.listen ?? false,
     parts: opts.parts ?? [],
     carriers: opts.carriers,
     providers: opts.providers,

@@ -74,6 +74,6 @@ export async function identify(token: string): Promise<Session> {
   if (me.response.ok && me.data) return { token, role: 'user', name: me.data.name };
   const admin = await api.GET('/api/admin/users' as never, { params: { query: { per_page: '1' } } } as never);
   if (admin.response.ok) return { token, role: 'admin', name: 'Administrator' };
-  if (me.response.status === 401 && admin.response.status === 401) throw new ApiError(401, 'This token is not valid: check it and try again.');
+  if (me.response.status === 401 && admin.response.status >= 400 && admin.response.status < 500) throw new ApiError(401, 'This token is not valid: check it and try again.');
   throw new ApiError(me.response.status, 'The service could not check the token; try again.');
 }

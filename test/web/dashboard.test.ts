@@ -1,0 +1,194 @@
+/**
+ * The dashboard end to end in headless Chromium (issue 17): sign in, create an assistant and
+ * a tool, import a CSV of leads, start a campaign on the sandbox carrier and see it complete,
+ * open a call and read its transcript, the account and admin pages. Every page is
+ * screenshotted (test-artifacts/screenshots), checked with axe-core (no serious or critical
+ * violations) and walked with the keyboard (every control reachable).
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fullProcess } from '../../src/compose.js';
+import { checkPage, launchBrowser, type Browser } from '../support/browser.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { ADMIN_TOKEN, startTestService, type TestService, type TestUser } from '../support/service.js';
+
+let t: TestService;
+let browser: Browser;
+let page: Page;
+let receiver: Receiver;
+let user: TestUser;
+let base: string;
+
+beforeAll(async () => {
+  receiver = await startReceiver(() => ({ status: 200, body: JSON.stringify({ slot: '10:30' }) }));
+  t = await startTestService({ listen: true, parts: fullProcess, env: { ALLOW_PRIVATE_TARGETS: 'true' } });
+  base = t.service.url!;
+  user = await t.createUser({ name: 'Dana Dashboard' });
+  await t.addPhoneNumber(user.id, '+4930123456780');
+  browser = await launchBrowser();
+  page = browser.page;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await receiver?.close();
+});
+
+/** Screenshot, axe and keyboard walk of the page as shown now. */
+async function expectAccessible(name: string) {
+  const { violations, unreachable } = await checkPage(page, name);
+  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+  expect(unreachable, `${name}: controls the keyboard cannot reach`).toEqual([]);
+}
+
+const field = (label: string) => page.getByLabel(label, { exact: true });
+
+describe('the dashboard in a browser', () => {
+  it('signs in with an API token (and refuses a wrong one)', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForURL('**/sign-in');
+    await expectAccessible('01-sign-in');
+    await field('API token').fill('sb_wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('This token is not valid');
+    await field('API token').fill(user.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/assistants');
+    await page.getByRole('heading', { name: 'Assistants' }).waitFor();
+    await expectAccessible('02-assistants-empty');
+  });
+
+  it('creates a mid-call tool and sends it a test request', async () => {
+    await page.getByRole('link', { name: 'Mid-call tools' }).click();
+    await page.getByRole('link', { name: 'New tool' }).click();
+    await field('Name').fill('Book Slot');
+    await field('Description').fill('Books an appointment slot');
+    await field('Endpoint URL').fill(`${receiver.url}/book`);
+    await page.getByRole('button', { name: 'Add a parameter' }).click();
+    await field('Parameter 1 name').fill('day');
+    await field('Parameter 1 description').fill('the day to book');
+    await page.getByRole('button', { name: 'Create tool' }).click();
+    // The service's own message, at the field.
+    await expect.poll(() => page.locator('.field-error').first().textContent()).toBe('The name field format is invalid.');
+    await expect.poll(() => field('Name').getAttribute('aria-invalid')).toBe('true');
+    await field('Name').fill('book_slot');
+    await page.getByRole('button', { name: 'Create tool' }).click();
+    await page.getByRole('heading', { name: 'Send a test request' }).waitFor();
+    await field('day (string)').fill('Monday');
+    await page.getByRole('button', { name: 'Send a test request' }).click();
+    await expect.poll(() => page.locator('.test-answer').textContent()).toContain('"slot": "10:30"');
+    expect(JSON.parse(receiver.received.at(-1)!.body)).toEqual({ day: 'Monday' });
+    await expectAccessible('03-tool');
+  });
+
+  it('creates an assistant with the service\'s validation messages shown at the field, and attaches the tool', async () => {
+    await page.getByRole('link', { name: 'Assistants' }).click();
+    await page.getByRole('link', { name: 'New assistant' }).click();
+    await field('Name').fill('Sales caller');
+    await field('Phone number').selectOption({ label: '+4930123456780 (Normal)' });
+    await field('Initial message').fill('Hi {{name}}, this is the dashboard test.');
+    await field('Speech speed (0.7–1.2)').fill('3');
+    await field('Maximum call duration, seconds (20–1200)').fill('5');
+    await page.getByLabel(/^book_slot/).check();
+    await page.getByRole('button', { name: 'Create assistant' }).click();
+    await expect.poll(() => page.getByRole('alert').allTextContents()).toEqual(
+      expect.arrayContaining(['The speech speed field must be between 0.7 and 1.2.', 'The max call duration field must be between 20 and 1200.', 'Validation failed']),
+    );
+    await expectAccessible('04-assistant-errors');
+    await field('Speech speed (0.7–1.2)').fill('1.1');
+    await field('Maximum call duration, seconds (20–1200)').fill('300');
+    await page.getByRole('button', { name: 'Create assistant' }).click();
+    await page.getByRole('heading', { name: 'Assistant: Sales caller' }).waitFor();
+    await expect.poll(() => field('Speech speed (0.7–1.2)').inputValue()).toBe('1.1');
+    expect(await page.getByLabel(/^book_slot/).isChecked()).toBe(true);
+    await expectAccessible('05-assistant');
+    const list = await user.get('/api/user/assistants/get');
+    expect(list.body.data[0]).toMatchObject({ name: 'Sales caller', speech_speed: '1.10', max_duration: 300, type: 'outbound' });
+  });
+
+  it('creates a campaign', async () => {
+    await page.getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    await field('Name').fill('Autumn outreach');
+    await field('Calls in parallel (1–100)').fill('5');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    await page.getByRole('heading', { name: 'Campaign: Autumn outreach' }).waitFor();
+    await expectAccessible('06-campaign-draft');
+  });
+
+  it('imports a CSV of leads: numbers normalised, bad rows listed with their line', async () => {
+    await page.getByRole('link', { name: 'Import leads from a CSV file' }).click();
+    const lines = ['name,Mobile,City'];
+    for (let i = 0; i < 20; i++) lines.push(`Person ${i},0151 ${String(22334400 + i)},Berlin`);
+    lines.push('Nobody,not-a-number,Paris');
+    await page.getByLabel('CSV file (first line: column names)').setInputFiles({ name: 'leads.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+    await expect.poll(() => field('Phone number column').inputValue()).toBe('Mobile');
+    await page.getByRole('button', { name: 'Import 21 leads' }).click();
+    await expect.poll(() => page.getByTestId('import-status').textContent()).toContain('20 leads created, 1 rows refused. Done.');
+    const refused = page.getByRole('table', { name: 'Refused rows' });
+    expect(await refused.locator('tbody tr').first().textContent()).toBe('22not-a-numberThe phone number field must be a valid phone number.');
+    await expectAccessible('07-lead-import');
+    const leads = (await user.get('/api/user/leads')).body;
+    expect(leads).toHaveLength(20);
+    expect(leads[0]).toMatchObject({ phone_number: '+4915122334400', variables: { name: 'Person 0', City: 'Berlin' } });
+  });
+
+  it('lists, edits and deletes leads', async () => {
+    await page.getByRole('link', { name: 'Leads', exact: true }).click();
+    await page.getByRole('cell', { name: '+4915122334419', exact: true }).waitFor();
+    await expectAccessible('08-leads');
+    await page.getByRole('button', { name: 'Edit +4915122334401' }).click();
+    await field('Variables to merge (JSON object)').fill('{"vip": true}');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: '{"vip":true,"City":"Berlin","name":"Person 1"}' }).waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete +4915122334419' }).click();
+    await expect.poll(async () => (await user.get('/api/user/leads')).body.length).toBe(19);
+  });
+
+  it('starts the campaign on the sandbox and shows it complete', async () => {
+    await page.getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByRole('link', { name: 'Autumn outreach' }).click();
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Campaign started successfully.');
+    await expect.poll(() => page.getByTestId('leads-completed').textContent(), { timeout: 90_000 }).toBe('19');
+    await expect.poll(() => page.locator('.badge').first().textContent(), { timeout: 30_000 }).toBe('completed');
+    await expect.poll(() => page.locator('table.calls tbody tr').count()).toBe(15);
+    await expectAccessible('09-campaign-completed');
+  }, 150_000);
+
+  it('filters the call list and opens a call with its transcript', async () => {
+    await page.getByRole('link', { name: 'Calls', exact: true }).click();
+    await field('Status').selectOption('completed');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL('**/calls?status=completed');
+    await expect.poll(() => page.getByText('Page 1 of 2 (19 in all)').count()).toBe(1);
+    await expectAccessible('10-calls');
+    await page.locator('table.calls tbody tr a').first().click();
+    await page.getByRole('heading', { name: /^Call #\d+$/ }).waitFor();
+    const transcript = page.getByTestId('transcript');
+    await expect.poll(() => transcript.textContent()).toContain('AssistantHi Person');
+    expect(await transcript.textContent()).toContain('CustomerHello, yes, speaking.');
+    await expectAccessible('11-call');
+  });
+
+  it('shows the account: numbers and the webhook secret', async () => {
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('cell', { name: '+4930123456780', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Reveal the webhook secret' }).click();
+    const secret = (await user.get('/api/user/webhook-secret')).body.secret as string;
+    await page.getByText(secret).waitFor();
+    await expectAccessible('12-account');
+  });
+
+  it('signs in as the admin and sees the admin pages only', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/sign-in');
+    await field('API token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/admin');
+    await page.getByRole('cell', { name: 'Dana Dashboard', exact: true }).waitFor();
+    await expectAccessible('13-admin');
+  });
+});
