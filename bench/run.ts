@@ -12,6 +12,7 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'calls-concurrency', file: 'calls-concurrency.ts', title: '1,000 concurrent sandbox calls in one process' },
   { name: 'webhooks', file: 'webhooks.ts', title: 'Webhook deliveries' },
   { name: 'dialer', file: 'dialer.ts', title: 'Dialer throughput' },
+  { name: 'dashboard', file: 'dashboard.ts', title: 'Dashboard: the call list page of an account with 1,000,000 calls' },
 ];
 
 const wanted = process.argv.slice(2);

@@ -28,6 +28,8 @@ export async function registerDashboard(app: FastifyInstance, root = WEB_DIST): 
     prefix: '/',
     wildcard: false,
     index: 'index.html',
+    // The build writes .br and .gz beside each file (web/vite.config.ts): sent as the browser accepts.
+    preCompressed: true,
     // Built assets carry a content hash in their names: cache them for good; index.html never.
     setHeaders: (reply, file) => {
       reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

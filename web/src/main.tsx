@@ -4,6 +4,7 @@ import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 
 import { Layout } from './Layout';
 import { SessionProvider, useSession } from './session';
 import SignIn from './pages/SignIn';
+import { prefetchCallList } from './prefetch';
 import './styles.css';
 
 /** Pages load on first visit (code splitting): the first page carries only the shell and sign-in. */
@@ -35,7 +36,7 @@ const router = createBrowserRouter([
       { path: 'campaigns/:id/edit', ...page(() => import('./pages/CampaignEdit')) },
       { path: 'leads', ...page(() => import('./pages/Leads')) },
       { path: 'leads/import', ...page(() => import('./pages/LeadImport')) },
-      { path: 'calls', ...page(() => import('./pages/Calls')) },
+      { path: 'calls', loader: prefetchCallList, ...page(() => import('./pages/Calls')) },
       { path: 'calls/:id', ...page(() => import('./pages/CallDetail')) },
       { path: 'account', ...page(() => import('./pages/Account')) },
       { path: 'admin', ...page(() => import('./pages/Admin')) },

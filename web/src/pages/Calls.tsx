@@ -6,6 +6,7 @@ import { CallTable } from '../ui/CallTable';
 import { ErrorBanner, Loading, PageTitle, Pager } from '../ui/common';
 import { Select, TextField } from '../ui/fields';
 import { useLoad } from '../ui/hooks';
+import { callListKey, callListQuery, takePrefetched } from '../prefetch';
 
 const STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
 const FILTERS = ['status', 'type', 'phone_number', 'assistant_id', 'campaign_id', 'date_from', 'date_to'] as const;
@@ -15,7 +16,6 @@ export default function Calls() {
   const api = useApi();
   const [params, setParams] = useSearchParams();
   const applied = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) ?? ''])) as Filters;
-  const page = Number(params.get('page') ?? 1);
   const [draft, setDraft] = useState<Filters>(applied);
   const refs = useLoad(async () => {
     const [assistants, campaigns] = await Promise.all([
@@ -26,9 +26,10 @@ export default function Calls() {
   }, []);
   const key = params.toString();
   const list = useLoad(() => {
-    const query: Record<string, string> = { page: String(page), per_page: '15' };
-    for (const k of FILTERS) if (applied[k]) query[k] = applied[k];
-    return unwrap(api.GET('/api/user/calls', { params: { query: query as never } }));
+    const query = callListQuery(params);
+    type Page = Awaited<ReturnType<typeof fetchPage>>;
+    const fetchPage = () => unwrap(api.GET('/api/user/calls', { params: { query: query as never } }));
+    return takePrefetched<Page>(callListKey(query)) ?? fetchPage();
   }, [key]);
 
   const apply = (e: FormEvent) => {
