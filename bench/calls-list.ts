@@ -28,13 +28,12 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createUser } from '../src/accounts/users.js';
 import { loadConfig } from '../src/config.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
+import { freePort } from '../src/db/embedded.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { connect } from '../src/db/pool.js';
 import { FILTER_KEYS, statementsFor } from '../src/api/calls/service.js';
-import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import { freshExternalDatabase, generateLoad, printTable, root, startNodeFlags, stopChild, tempDir, type Row } from './lib.js';
+import { benchDatabase, generateLoad, printTable, root, startNodeFlags, stopChild, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const USERS = 100;
@@ -45,29 +44,6 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const TARGET_P99_MS = 50;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const self = fileURLToPath(import.meta.url);
-
-interface Target {
-  name: string;
-  url: string;
-  cleanup(): Promise<void>;
-}
-
-async function openTarget(embedded: boolean): Promise<Target> {
-  if (embedded) {
-    const dir = tempDir('switchboard-bench-calls-');
-    const server = await startEmbeddedPostgres({ dataDir: dir, log: createLogger('warn'), ephemeral: true });
-    return {
-      name: 'embedded',
-      url: server.url,
-      async cleanup() {
-        await server.stop();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const db = await freshExternalDatabase('sb_bench_calls');
-  return { name: 'external', url: db.url, cleanup: db.drop };
-}
 
 /** 100 users (each with a token), 5 assistants and 2 campaigns each, then the calls in one INSERT ... SELECT. */
 export async function seed(url: string): Promise<{ tokens: string[]; seedSeconds: number; visibleShare: number }> {
@@ -275,7 +251,7 @@ export async function drive(baseUrl: string, path: string, tokens: string[], sec
 
 export async function run(opts: { embedded?: boolean } = {}): Promise<Row[]> {
   const embedded = opts.embedded ?? (process.argv.includes('--embedded') || process.env.BENCH_CALLS_DB === 'embedded');
-  const target = await openTarget(embedded);
+  const target = await benchDatabase(embedded, 'sb_bench_calls');
   const rows: Row[] = [];
   try {
     const { tokens, seedSeconds, visibleShare } = await seed(target.url);

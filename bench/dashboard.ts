@@ -21,11 +21,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { createUser } from '../src/accounts/users.js';
-import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { connect } from '../src/db/pool.js';
-import { createLogger } from '../src/logger.js';
-import { freshExternalDatabase, printTable, root, spawnService, tempDir, type Row } from './lib.js';
+import { benchDatabase, printTable, root, spawnService, tempDir, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const RUNS = Math.max(2, Number(process.env.BENCH_RUNS ?? 7));
@@ -34,23 +32,6 @@ const TARGET_MS = 1000;
 const JS_BUDGET = 250 * 1024;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const self = fileURLToPath(import.meta.url);
-
-async function database(embedded: boolean): Promise<{ name: string; url: string; cleanup(): Promise<void> }> {
-  if (!embedded) {
-    const db = await freshExternalDatabase('sb_bench_dashboard');
-    return { name: 'external', url: db.url, cleanup: db.drop };
-  }
-  const dir = tempDir('switchboard-bench-dashboard-');
-  const server = await startEmbeddedPostgres({ dataDir: dir, log: createLogger('warn'), ephemeral: true });
-  return {
-    name: 'embedded',
-    url: server.url,
-    async cleanup() {
-      await server.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** One user with CALLS calls spread over the past year, as bench/calls-list.ts seeds them. */
 async function seed(url: string): Promise<{ token: string; seconds: number }> {
@@ -101,7 +82,7 @@ function firstPageJs(): number {
 
 export async function run(opts: { embedded?: boolean } = {}): Promise<Row[]> {
   const embedded = opts.embedded ?? (process.argv.includes('--embedded') || process.env.BENCH_CALLS_DB === 'embedded');
-  const db = await database(embedded);
+  const db = await benchDatabase(embedded, 'sb_bench_dashboard');
   const rows: Row[] = [];
   try {
     const { token, seconds } = await seed(db.url);

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from '../src/db/embedded.js';
+import { freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
+import { createLogger } from '../src/logger.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const EXTERNAL_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -163,4 +164,25 @@ export async function createUserToken(baseUrl: string, adminToken: string): Prom
   });
   const body = (await res.json()) as { token: string };
   return body.token;
+}
+
+/**
+ * The database a benchmark seeds: a fresh one on the external server (BENCH_DATABASE_URL, else
+ * TEST_DATABASE_URL), or an embedded PostgreSQL in a temporary folder; `cleanup` removes it.
+ */
+export async function benchDatabase(embedded: boolean, prefix: string): Promise<{ name: string; url: string; cleanup(): Promise<void> }> {
+  if (!embedded) {
+    const db = await freshExternalDatabase(prefix);
+    return { name: 'external', url: db.url, cleanup: db.drop };
+  }
+  const dir = tempDir(`switchboard-${prefix}-`);
+  const server = await startEmbeddedPostgres({ dataDir: dir, log: createLogger('warn'), ephemeral: true });
+  return {
+    name: 'embedded',
+    url: server.url,
+    async cleanup() {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

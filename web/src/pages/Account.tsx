@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { unwrap } from '../api';
 import { useApi, useSession } from '../session';
-import { Empty, ErrorBanner, Loading, Notice, PageTitle } from '../ui/common';
+import { Empty, ErrorBanner, Loading, Notice, PageTitle, Table } from '../ui/common';
 import { useLoad, useSubmit } from '../ui/hooks';
 
 export default function Account() {
@@ -64,17 +64,7 @@ export default function Account() {
         {numbers.loading && !numbers.data && <Loading what="phone numbers" />}
         {numbers.data && numbers.data.length === 0 && <Empty>No phone numbers yet; the operator adds them.</Empty>}
         {numbers.data && numbers.data.length > 0 && (
-          <table>
-            <caption className="visually-hidden">Your phone numbers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Country</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Free for an inbound assistant</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table caption="Your phone numbers" columns={['Number', 'Country', 'Kind', 'Free for an inbound assistant']}>
               {numbers.data.map((n) => (
                 <tr key={n.id}>
                   <td className="mono">{n.phone_number}</td>
@@ -83,8 +73,7 @@ export default function Account() {
                   <td>{n.is_available ? 'yes' : 'no'}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
         )}
       </section>
 
@@ -96,17 +85,7 @@ export default function Account() {
           </div>
         )}
         {tokens.data && (
-          <table>
-            <caption className="visually-hidden">Your API tokens</caption>
-            <thead>
-              <tr>
-                <th scope="col">Token</th>
-                <th scope="col">Issued (UTC)</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table caption="Your API tokens" columns={['Token', 'Issued (UTC)', 'State', 'Actions']}>
               {tokens.data.map((tk) => (
                 <tr key={tk.id}>
                   <td>#{tk.id}{tk.current && ' (this session)'}</td>
@@ -121,8 +100,7 @@ export default function Account() {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
         )}
         <button type="button" onClick={issue} disabled={action.busy}>
           Issue a new token

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
-import { Empty, ErrorBanner, Loading, PageTitle, Pager, StatusBadge } from '../ui/common';
+import { Empty, ErrorBanner, Loading, PageTitle, Pager, StatusBadge, Table } from '../ui/common';
 import { useLoad, useSubmit } from '../ui/hooks';
 
 export default function Assistants() {
@@ -25,19 +25,7 @@ export default function Assistants() {
       {list.data && list.data.data.length === 0 && <Empty>No assistants yet. Create one to place or take calls.</Empty>}
       {list.data && list.data.data.length > 0 && (
         <>
-          <table>
-            <caption className="visually-hidden">Your assistants</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Direction</th>
-                <th scope="col">Status</th>
-                <th scope="col">Language</th>
-                <th scope="col">Webhook</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table caption="Your assistants" columns={['Name', 'Direction', 'Status', 'Language', 'Webhook', 'Actions']}>
               {list.data.data.map((a) => (
                 <tr key={a.id}>
                   <td>
@@ -59,8 +47,7 @@ export default function Assistants() {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
           <Pager label="Assistant list" page={list.data.current_page} lastPage={list.data.last_page} total={list.data.total} onPage={setPage} />
         </>
       )}

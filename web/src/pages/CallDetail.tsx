@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
-import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge } from '../ui/common';
+import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
 import { useInterval, useLoad, useSubmit } from '../ui/hooks';
 
 const LIVE = ['initiated', 'ringing', 'in-progress'];
@@ -22,6 +22,26 @@ function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <>—</>;
   if (typeof value === 'object') return <code>{JSON.stringify(value)}</code>;
   return <>{String(value)}</>;
+}
+
+/** Named values (evaluation, variables) as a two-column table. */
+function KeyValues({ caption, entries, empty }: { caption: string; entries: [string, unknown][]; empty: string }) {
+  if (entries.length === 0) return <Empty>{empty}</Empty>;
+  return (
+    <table>
+      <caption className="visually-hidden">{caption}</caption>
+      <tbody>
+        {entries.map(([k, v]) => (
+          <tr key={k}>
+            <th scope="row">{k}</th>
+            <td>
+              <Value value={v} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 export default function CallDetail() {
@@ -104,35 +124,9 @@ export default function CallDetail() {
 
       <section aria-labelledby="evaluation-heading">
         <h2 id="evaluation-heading">Evaluation and extracted data</h2>
-        {evaluation.length === 0 ? (
-          <Empty>No evaluation.</Empty>
-        ) : (
-          <table>
-            <caption className="visually-hidden">Evaluation</caption>
-            <tbody>
-              {evaluation.map(([k, v]) => (
-                <tr key={k}>
-                  <th scope="row">{k}</th>
-                  <td><Value value={v} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <KeyValues caption="Evaluation" entries={evaluation} empty="No evaluation." />
         <h3>Input variables</h3>
-        {variables.length === 0 ? <Empty>None.</Empty> : (
-          <table>
-            <caption className="visually-hidden">Input variables</caption>
-            <tbody>
-              {variables.map(([k, v]) => (
-                <tr key={k}>
-                  <th scope="row">{k}</th>
-                  <td><Value value={v} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <KeyValues caption="Input variables" entries={variables} empty="None." />
       </section>
 
       <section aria-labelledby="webhooks-heading">
@@ -141,19 +135,7 @@ export default function CallDetail() {
         {notice && <Notice>{notice}</Notice>}
         {deliveries.data && deliveries.data.length === 0 && <Empty>No webhook was sent for this call.</Empty>}
         {deliveries.data && deliveries.data.length > 0 && (
-          <table>
-            <caption className="visually-hidden">Delivery attempts</caption>
-            <thead>
-              <tr>
-                <th scope="col">When (UTC)</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">URL</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Time</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table caption="Delivery attempts" columns={['When (UTC)', 'Kind', 'Attempt', 'URL', 'Answer', 'Time']}>
               {deliveries.data.map((d) => (
                 <tr key={d.id}>
                   <td>{d.created_at.replace('T', ' ').slice(0, 19)}</td>
@@ -164,8 +146,7 @@ export default function CallDetail() {
                   <td>{d.duration_ms === null ? '—' : `${d.duration_ms} ms`}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
         )}
         {c.webhook_response && Object.keys(c.webhook_response).length > 0 && (
           <>

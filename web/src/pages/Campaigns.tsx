@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
-import { Empty, ErrorBanner, Loading, PageTitle, StatusBadge } from '../ui/common';
+import { Empty, ErrorBanner, Loading, PageTitle, StatusBadge, Table } from '../ui/common';
 import { useLoad } from '../ui/hooks';
 
 export default function Campaigns() {
@@ -14,18 +14,7 @@ export default function Campaigns() {
       {list.loading && !list.data && <Loading what="campaigns" />}
       {list.data && list.data.length === 0 && <Empty>No campaigns yet. A campaign dials its leads with one outbound assistant.</Empty>}
       {list.data && list.data.length > 0 && (
-        <table>
-          <caption className="visually-hidden">Your campaigns</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Calling hours</th>
-              <th scope="col">Parallel calls</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption="Your campaigns" columns={['Name', 'Status', 'Calling hours', 'Parallel calls', 'Created']}>
             {list.data.map((c) => (
               <tr key={c.id}>
                 <td>
@@ -41,8 +30,7 @@ export default function Campaigns() {
                 <td>{c.created_at}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
     </>
   );

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
-import { BackLink, ErrorBanner, Notice, PageTitle } from '../ui/common';
+import { BackLink, ErrorBanner, Notice, PageTitle, Table } from '../ui/common';
 import { Checkbox, Select } from '../ui/fields';
 import { useLoad } from '../ui/hooks';
 import { ApiError } from '../api';
@@ -155,16 +155,7 @@ export default function LeadImport() {
           </p>
           <ErrorBanner error={failure} />
           {rowErrors.length > 0 && (
-            <table>
-              <caption>Refused rows</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Line</th>
-                  <th scope="col">Phone number as given</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
-              <tbody>
+            <Table caption="Refused rows" showCaption columns={['Line', 'Phone number as given', 'Why']}>
                 {rowErrors.slice(0, 500).map((e) => (
                   <tr key={e.line}>
                     <td>{e.line}</td>
@@ -172,8 +163,7 @@ export default function LeadImport() {
                     <td>{e.messages.join(' ')}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
+            </Table>
           )}
           {rowErrors.length > 500 && <Notice>The first 500 refused rows are shown.</Notice>}
         </section>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { unwrap, type paths } from '../api';
 import { useApi } from '../session';
-import { Empty, ErrorBanner, Loading, Notice, PageTitle, Pager, StatusBadge } from '../ui/common';
+import { Empty, ErrorBanner, Loading, Notice, PageTitle, Pager, StatusBadge, Table } from '../ui/common';
 import { Select, TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
 
@@ -62,18 +62,7 @@ export default function Leads() {
           {leads.data && leads.data.total === 0 && <Empty>This campaign has no leads yet.</Empty>}
           {leads.data && leads.data.total > 0 && (
             <>
-              <table>
-                <caption className="visually-hidden">Leads of the campaign</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Phone number</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Variables</th>
-                    <th scope="col">Secondary contacts</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
+              <Table caption="Leads of the campaign" columns={['Phone number', 'Status', 'Variables', 'Secondary contacts', 'Actions']}>
                   {leads.data.data.map((l) =>
                     editing === l.id ? (
                       <EditLead key={l.id} lead={l} onDone={() => { setEditing(null); leads.reload(); }} />
@@ -96,8 +85,7 @@ export default function Leads() {
                       </tr>
                     ),
                   )}
-                </tbody>
-              </table>
+              </Table>
               <Pager label="Lead list" page={leads.data.current_page} lastPage={leads.data.last_page} total={leads.data.total} onPage={setPage} />
             </>
           )}

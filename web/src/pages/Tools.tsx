@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
-import { Empty, ErrorBanner, Loading, PageTitle } from '../ui/common';
+import { Empty, ErrorBanner, Loading, PageTitle, Table } from '../ui/common';
 import { useLoad, useSubmit } from '../ui/hooks';
 
 export default function Tools() {
@@ -21,18 +21,7 @@ export default function Tools() {
       {list.loading && !list.data && <Loading what="tools" />}
       {list.data && list.data.length === 0 && <Empty>No tools yet.</Empty>}
       {list.data && list.data.length > 0 && (
-        <table>
-          <caption className="visually-hidden">Your mid-call tools</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Method</th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">Timeout</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption="Your mid-call tools" columns={['Name', 'Method', 'Endpoint', 'Timeout', 'Actions']}>
             {list.data.map((t) => (
               <tr key={t.id}>
                 <td>
@@ -48,8 +37,7 @@ export default function Tools() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
     </>
   );

@@ -1,27 +1,13 @@
 import { Link } from 'react-router';
 import type { paths } from '../api';
-import { Empty, StatusBadge } from './common';
+import { Empty, StatusBadge, Table } from './common';
 
 export type CallRecord = paths['/api/user/calls']['get']['responses'][200]['content']['application/json']['data'][number];
 
 export function CallTable({ calls, caption }: { calls: CallRecord[]; caption: string }) {
   if (calls.length === 0) return <Empty>No calls match.</Empty>;
   return (
-    <table className="calls">
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Call</th>
-          <th scope="col">When (UTC)</th>
-          <th scope="col">Status</th>
-          <th scope="col">Type</th>
-          <th scope="col">Customer</th>
-          <th scope="col">Assistant</th>
-          <th scope="col">Campaign</th>
-          <th scope="col">Duration</th>
-        </tr>
-      </thead>
-      <tbody>
+    <Table className="calls" caption={caption} columns={['Call', 'When (UTC)', 'Status', 'Type', 'Customer', 'Assistant', 'Campaign', 'Duration']}>
         {calls.map((c) => (
           <tr key={c.id}>
             <td>
@@ -38,7 +24,6 @@ export function CallTable({ calls, caption }: { calls: CallRecord[]; caption: st
             <td>{c.duration} s</td>
           </tr>
         ))}
-      </tbody>
-    </table>
+    </Table>
   );
 }

@@ -65,3 +65,22 @@ export function BackLink({ to, children }: { to: string; children: ReactNode }) 
     </p>
   );
 }
+
+/** A table with a caption (read by screen readers; shown only when `showCaption`) and column headers. */
+export function Table({ caption, columns, children, className, showCaption }: { caption: string; columns: string[]; children: ReactNode; className?: string; showCaption?: boolean }) {
+  return (
+    <table className={className}>
+      <caption className={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th scope="col" key={c}>
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}

@@ -1,1 +1,0 @@
-export default function Admin() { return <h1>Admin</h1>; }
