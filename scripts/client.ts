@@ -14,6 +14,7 @@ import { AdminAuth } from '../src/accounts/bootstrap.js';
 import { TokenCache } from '../src/accounts/token-cache.js';
 import { connect } from '../src/db/pool.js';
 import { buildApp } from '../src/http/app.js';
+import { carriersFromConfig, providersFromConfig } from '../src/compose.js';
 import { createLogger } from '../src/logger.js';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../packages/client/src/schema.d.ts', import.meta.url));
@@ -29,6 +30,8 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     log,
     tokens: new TokenCache(database.db),
     adminAuth: new AdminAuth(database.db, config.ADMIN_TOKEN),
+    carriers: carriersFromConfig(config),
+    providers: providersFromConfig(config),
     instanceId: 'openapi',
     services: {},
   });
