@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { loadConfig } from '../src/config.js';
-import { AdminAuth } from '../src/accounts/bootstrap.js';
+import { AdminAuth } from '../src/accounts/admin-token.js';
 import { TokenCache } from '../src/accounts/token-cache.js';
 import { connect } from '../src/db/pool.js';
 import { buildApp } from '../src/http/app.js';

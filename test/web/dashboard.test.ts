@@ -1,7 +1,7 @@
 /**
  * The dashboard end to end in headless Chromium (issue 17): sign in, create an assistant and
  * a tool, import a CSV of leads, start a campaign on the sandbox carrier and see it complete,
- * open a call and read its transcript, the account page. Every page is
+ * open a call and read its transcript, the account and admin pages. Every page is
  * screenshotted (test-artifacts/screenshots), checked with axe-core (no serious or critical
  * violations) and walked with the keyboard (every control reachable).
  */
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../src/compose.js';
 import { checkPage, launchBrowser, type Browser } from '../support/browser.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestService, type TestService, type TestUser } from '../support/service.js';
+import { ADMIN_TOKEN, startTestService, type TestService, type TestUser } from '../support/service.js';
 
 let t: TestService;
 let browser: Browser;
@@ -182,4 +182,24 @@ describe('the dashboard in a browser', () => {
     await expectAccessible('12-account');
   });
 
+  it('signs in as the admin and sees the admin pages only', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/sign-in');
+    await field('API token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/admin');
+    await page.getByRole('link', { name: 'Dana Dashboard', exact: true }).waitFor();
+    await expectAccessible('13-admin');
+    await page.getByRole('link', { name: 'Dana Dashboard', exact: true }).click();
+    await page.getByRole('heading', { name: 'User: Dana Dashboard' }).waitFor();
+    await page.getByRole('cell', { name: '+4930123456780', exact: true }).waitFor();
+    await expectAccessible('14-admin-user');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Disable user' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('User disabled successfully');
+    await expect.poll(async () => (await user.get('/api/user/me')).status).toBe(401);
+    await page.getByRole('button', { name: 'Enable user' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('User enabled successfully');
+    await expect.poll(async () => (await user.get('/api/user/me')).status).toBe(200);
+  });
 });

@@ -11,7 +11,74 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Every user, by id, paginated */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string;
+                    per_page?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            data: {
+                                /** @description tokens not revoked */
+                                active_tokens: number;
+                                /** @description ISO 8601 */
+                                created_at: string;
+                                /** @description ISO 8601; null while the account is active */
+                                disabled_at: string | null;
+                                email: string;
+                                id: number;
+                                max_calls_in_parallel: number;
+                                max_tools: number;
+                                name: string;
+                            }[];
+                            first_page_url: string;
+                            from: number | null;
+                            last_page: number;
+                            last_page_url: string;
+                            links: {
+                                active: boolean;
+                                label: string;
+                                url: string | null;
+                            }[];
+                            next_page_url: string | null;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: string | null;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /** Create a user and its first API token */
         post: {
@@ -48,7 +115,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/users/{id}/phone-numbers": {
+    "/api/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description tokens not revoked */
+                                active_tokens: number;
+                                /** @description ISO 8601 */
+                                created_at: string;
+                                /** @description ISO 8601; null while the account is active */
+                                disabled_at: string | null;
+                                email: string;
+                                id: number;
+                                max_calls_in_parallel: number;
+                                max_tools: number;
+                                name: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/disable": {
         parameters: {
             query?: never;
             header?: never;
@@ -56,6 +186,176 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /** Disable a user: its tokens stop working at once and its running campaigns stop; calls in flight finish */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description tokens not revoked */
+                                active_tokens: number;
+                                /** @description ISO 8601 */
+                                created_at: string;
+                                /** @description ISO 8601; null while the account is active */
+                                disabled_at: string | null;
+                                email: string;
+                                id: number;
+                                max_calls_in_parallel: number;
+                                max_tools: number;
+                                name: string;
+                            };
+                            message: string;
+                            stopped_campaigns: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled user again; its campaigns stay stopped until started */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description tokens not revoked */
+                                active_tokens: number;
+                                /** @description ISO 8601 */
+                                created_at: string;
+                                /** @description ISO 8601; null while the account is active */
+                                disabled_at: string | null;
+                                email: string;
+                                id: number;
+                                max_calls_in_parallel: number;
+                                max_tools: number;
+                                name: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's phone numbers, by id */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                country_code: string;
+                                id: number;
+                                is_available: boolean;
+                                phone_number: string;
+                                type_label: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /** Add a phone number to a user's account */
         post: {
@@ -100,7 +400,48 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A user's API tokens, oldest first, revoked ones included (never the token itself) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description ISO 8601 */
+                                created_at: string;
+                                id: number;
+                                /** @description ISO 8601; null while the token works */
+                                revoked_at: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /** Issue another API token for a user */
         post: {
@@ -177,7 +518,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Every voice: public ones (user_id null) and private ones of a user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: number;
+                                mode: string;
+                                name: string;
+                                user_id: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /** Add a public voice, or a private voice of one user */
         post: {

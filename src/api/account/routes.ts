@@ -1,8 +1,8 @@
 /** The caller's own account: who they are, and their API tokens (issue 17: the dashboard's account page). */
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { issueToken, revokeToken } from '../../accounts/users.js';
+import { issueToken, listTokens, revokeToken } from '../../accounts/api-tokens.js';
 import { apiTokens } from '../../db/schema.js';
 import { isoMicro } from '../../db/time.js';
 import { hashToken } from '../../accounts/tokens.js';
@@ -46,13 +46,12 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (req) => {
     // The request's own token (authenticated already, so the header holds one).
-    const current = hashToken(/^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
-    const rows = await db
-      .select({ id: apiTokens.id, hash: apiTokens.tokenHash, createdAt: apiTokens.createdAt, revokedAt: apiTokens.revokedAt })
-      .from(apiTokens)
-      .where(eq(apiTokens.userId, req.user.id))
-      .orderBy(asc(apiTokens.id));
-    return { data: rows.map((t) => ({ id: t.id, created_at: isoMicro(t.createdAt)!, revoked_at: isoMicro(t.revokedAt), current: t.hash === current })) };
+    const hash = hashToken(/^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
+    const [[current], tokens] = await Promise.all([
+      db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.tokenHash, hash)),
+      listTokens(db, req.user.id),
+    ]);
+    return { data: tokens.map((t) => ({ id: t.id, created_at: isoMicro(t.createdAt)!, revoked_at: isoMicro(t.revokedAt), current: t.id === current?.id })) };
   });
 
   r.post('/api/user/tokens', {
@@ -75,7 +74,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     },
     config: { notFoundMessage: 'Token not found.' },
   }, async (req) => {
-    const hash = await revokeToken(db, req.user.id, req.params.id);
+    const hash = await revokeToken(db, req.params.id, req.user.id);
     if (!hash) throw notFound('Token not found.');
     app.ctx.tokens.forget(hash);
     return { message: 'Token revoked successfully' };

@@ -1,16 +1,18 @@
 /** The operator's admin API (CONTRACT §2), authenticated with the admin token. Rules live in src/accounts. */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
-import { issueToken, revokeToken } from '../../accounts/api-tokens.js';
+import { issueToken, listTokens, revokeToken } from '../../accounts/api-tokens.js';
 import { AccountError } from '../../accounts/errors.js';
-import { addPhoneNumber } from '../../accounts/phone-numbers.js';
-import { createUser } from '../../accounts/users.js';
-import { addVoice } from '../../accounts/voices.js';
+import { addPhoneNumber, listPhoneNumbers } from '../../accounts/phone-numbers.js';
+import { createUser, disableUser, enableUser, findUser, listUsers } from '../../accounts/users.js';
+import { addVoice, listVoices } from '../../accounts/voices.js';
 import { isoMicro } from '../../db/time.js';
 import { fieldError, notFound } from '../toolkit/errors.js';
-import { messageSchema, typed } from '../toolkit/route.js';
-import { serializePhoneNumber } from '../reference/serializers.js';
-import { createPhoneNumberBody, createUserBody, createVoiceBody, tokenParams, userIdParam } from './schemas.js';
+import { paginate, pageQuery, pageSchema } from '../toolkit/pagination.js';
+import { messageSchema, typed, validationSchema } from '../toolkit/route.js';
+import { phoneNumberSchema, serializePhoneNumber } from '../reference/serializers.js';
+import { adminTokenSchema, adminUserSchema, createPhoneNumberBody, createUserBody, createVoiceBody, serializeAdminUser, tokenParams, userIdParam } from './schemas.js';
 
 const tags = ['admin'];
 
@@ -82,4 +84,96 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     });
     return reply.code(201).send({ data: { id: voice.id, name: voice.name, mode: voice.mode } });
   });
+
+  // ---- reading and disabling accounts (issue 17: the dashboard's admin pages), on src/accounts
+
+  r.get('/api/admin/users', {
+    schema: {
+      tags,
+      summary: 'Every user, by id, paginated',
+      querystring: z.object(pageQuery(25)),
+      response: { 200: pageSchema(adminUserSchema), 422: validationSchema },
+    },
+  }, async (req) => {
+    const { page, per_page } = req.query;
+    const { users, total } = await listUsers(db, { limit: per_page, offset: (page - 1) * per_page });
+    return paginate({
+      path: `${app.ctx.config.publicBaseUrl}/api/admin/users`,
+      query: { per_page: String(per_page) },
+      page,
+      perPage: per_page,
+      total,
+      items: users.map(serializeAdminUser),
+    });
+  });
+
+  r.get('/api/admin/users/:id', {
+    schema: { tags, summary: 'One user', params: userIdParam, response: { 200: z.object({ data: adminUserSchema }), 404: messageSchema } },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => {
+    const user = await findUser(db, req.params.id);
+    if (!user) throw notFound('User not found.');
+    return { data: serializeAdminUser(user) };
+  });
+
+  r.post('/api/admin/users/:id/disable', {
+    schema: {
+      tags,
+      summary: "Disable a user: its tokens stop working at once and its running campaigns stop; calls in flight finish",
+      params: userIdParam,
+      response: { 200: z.object({ message: z.string(), data: adminUserSchema, stopped_campaigns: z.number().int() }), 404: messageSchema },
+    },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => {
+    const { user, stoppedCampaigns } = await disableUser(db, req.params.id);
+    app.ctx.tokens.forgetUser(user.id);
+    return { message: 'User disabled successfully', data: serializeAdminUser(user), stopped_campaigns: stoppedCampaigns };
+  });
+
+  r.post('/api/admin/users/:id/enable', {
+    schema: {
+      tags,
+      summary: "Enable a disabled user again; its campaigns stay stopped until started",
+      params: userIdParam,
+      response: { 200: z.object({ message: z.string(), data: adminUserSchema }), 404: messageSchema },
+    },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => {
+    const user = await enableUser(db, req.params.id);
+    return { message: 'User enabled successfully', data: serializeAdminUser(user) };
+  });
+
+  r.get('/api/admin/users/:id/tokens', {
+    schema: {
+      tags,
+      summary: "A user's API tokens, oldest first, revoked ones included (never the token itself)",
+      params: userIdParam,
+      response: { 200: z.object({ data: z.array(adminTokenSchema) }), 404: messageSchema },
+    },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => {
+    const tokens = await listTokens(db, req.params.id);
+    return { data: tokens.map((t) => ({ id: t.id, created_at: isoMicro(t.createdAt)!, revoked_at: isoMicro(t.revokedAt) })) };
+  });
+
+  r.get('/api/admin/users/:id/phone-numbers', {
+    schema: {
+      tags,
+      summary: "A user's phone numbers, by id",
+      params: userIdParam,
+      response: { 200: z.object({ data: z.array(phoneNumberSchema) }), 404: messageSchema },
+    },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => {
+    if (!(await findUser(db, req.params.id))) throw notFound('User not found.');
+    return { data: (await listPhoneNumbers(db, { userId: req.params.id })).map(serializePhoneNumber) };
+  });
+
+  r.get('/api/admin/voices', {
+    schema: {
+      tags,
+      summary: 'Every voice: public ones (user_id null) and private ones of a user',
+      response: { 200: z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string(), mode: z.string(), user_id: z.number().int().nullable() })) }) },
+    },
+  }, async () => ({ data: (await listVoices(db)).map((x) => ({ id: x.id, name: x.name, mode: x.mode, user_id: x.userId })) }));
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { UserSummary } from '../../accounts/users.js';
+import { isoMicro } from '../../db/time.js';
 import { PHONE_NUMBER_TYPES } from '../../accounts/phone-numbers.js';
 import { VOICE_MODES } from '../../accounts/voices.js';
 import { pathId } from '../toolkit/route.js';
@@ -25,3 +27,34 @@ export const createVoiceBody = z.object({
 
 export const userIdParam = z.object({ id: pathId() });
 export const tokenParams = z.object({ id: pathId(), tokenId: pathId() });
+
+/** A user as the admin pages see it (GET /api/admin/users…). */
+export const adminUserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  max_tools: z.number().int(),
+  max_calls_in_parallel: z.number().int(),
+  disabled_at: z.string().nullable().describe('ISO 8601; null while the account is active'),
+  created_at: z.string().describe('ISO 8601'),
+  active_tokens: z.number().int().describe('tokens not revoked'),
+});
+
+export function serializeAdminUser(u: UserSummary): z.infer<typeof adminUserSchema> {
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    max_tools: u.maxTools,
+    max_calls_in_parallel: u.maxCallsInParallel,
+    disabled_at: isoMicro(u.disabledAt),
+    created_at: isoMicro(u.createdAt)!,
+    active_tokens: u.activeTokens,
+  };
+}
+
+export const adminTokenSchema = z.object({
+  id: z.number().int(),
+  created_at: z.string().describe('ISO 8601'),
+  revoked_at: z.string().nullable().describe('ISO 8601; null while the token works'),
+});

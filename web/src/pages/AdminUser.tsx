@@ -1,0 +1,148 @@
+import { useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { unwrap } from '../api';
+import { useApi } from '../session';
+import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
+import { Select, TextField } from '../ui/fields';
+import { useLoad, useSubmit } from '../ui/hooks';
+
+export default function AdminUser() {
+  const id = String(Number(useParams().id));
+  const api = useApi();
+  const user = useLoad(async () => (await unwrap(api.GET('/api/admin/users/{id}', { params: { path: { id } } }))).data, [id]);
+  const tokens = useLoad(async () => (await unwrap(api.GET('/api/admin/users/{id}/tokens', { params: { path: { id } } }))).data, [id]);
+  const numbers = useLoad(async () => (await unwrap(api.GET('/api/admin/users/{id}/phone-numbers', { params: { path: { id } } }))).data, [id]);
+  const action = useSubmit();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [issued, setIssued] = useState<string | null>(null);
+
+  if (user.error) return <ErrorBanner error={user.error} />;
+  if (!user.data) return <Loading what="the user" />;
+  const u = user.data;
+
+  const toggle = async () => {
+    setNotice(null);
+    if (!u.disabled_at && !window.confirm(`Disable ${u.name}? Their tokens stop working at once and their running campaigns stop.`)) return;
+    const res = u.disabled_at
+      ? await action.run(() => unwrap(api.POST('/api/admin/users/{id}/enable', { params: { path: { id } } })))
+      : await action.run(() => unwrap(api.POST('/api/admin/users/{id}/disable', { params: { path: { id } } })));
+    if (res) {
+      setNotice(res.message);
+      user.reload();
+    }
+  };
+  const issue = async () => {
+    const res = await action.run(() => unwrap(api.POST('/api/admin/users/{id}/tokens', { params: { path: { id } } })));
+    if (res) {
+      setIssued((res as { data: { token: string } }).data.token);
+      tokens.reload();
+    }
+  };
+  const revoke = async (tokenId: number) => {
+    if (!window.confirm(`Revoke token #${tokenId}? Clients using it stop working at once.`)) return;
+    const res = await action.run(() => unwrap(api.DELETE('/api/admin/users/{id}/tokens/{tokenId}', { params: { path: { id, tokenId: String(tokenId) } } })));
+    if (res) {
+      setNotice(res.message);
+      tokens.reload();
+    }
+  };
+
+  return (
+    <>
+      <BackLink to="/admin">Users and voices</BackLink>
+      <PageTitle
+        actions={
+          <button type="button" className={u.disabled_at ? '' : 'danger'} onClick={toggle} disabled={action.busy}>
+            {u.disabled_at ? 'Enable user' : 'Disable user'}
+          </button>
+        }
+      >
+        User: {u.name}
+      </PageTitle>
+      <ErrorBanner error={action.error} />
+      {notice && <Notice>{notice}</Notice>}
+      <dl className="facts">
+        <div><dt>Email</dt><dd>{u.email}</dd></div>
+        <div><dt>State</dt><dd><StatusBadge status={u.disabled_at ? 'disabled' : 'active'} /></dd></div>
+        <div><dt>Tools allowed</dt><dd>{u.max_tools}</dd></div>
+        <div><dt>Calls at once</dt><dd>{u.max_calls_in_parallel}</dd></div>
+        <div><dt>Created (UTC)</dt><dd>{u.created_at.replace('T', ' ').slice(0, 19)}</dd></div>
+      </dl>
+
+      <section aria-labelledby="tokens-heading">
+        <h2 id="tokens-heading">API tokens</h2>
+        {issued && (
+          <div className="notice" role="status">
+            New token (copy it now, it is not shown again): <code className="secret">{issued}</code>
+          </div>
+        )}
+        {tokens.data && tokens.data.length === 0 && <Empty>No tokens.</Empty>}
+        {tokens.data && tokens.data.length > 0 && (
+          <Table caption="Tokens of the user" columns={['Token', 'Issued (UTC)', 'State', 'Actions']}>
+              {tokens.data.map((t) => (
+                <tr key={t.id}>
+                  <td>#{t.id}</td>
+                  <td>{t.created_at.replace('T', ' ').slice(0, 19)}</td>
+                  <td>{t.revoked_at ? 'revoked' : 'active'}</td>
+                  <td>
+                    {!t.revoked_at && (
+                      <button type="button" className="danger" onClick={() => revoke(t.id)} aria-label={`Revoke token ${t.id}`}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+          </Table>
+        )}
+        <button type="button" onClick={issue} disabled={action.busy || Boolean(u.disabled_at)}>
+          Issue a token
+        </button>
+      </section>
+
+      <section aria-labelledby="numbers-heading">
+        <h2 id="numbers-heading">Phone numbers</h2>
+        {numbers.data && numbers.data.length === 0 && <Empty>No phone numbers.</Empty>}
+        {numbers.data && numbers.data.length > 0 && (
+          <Table caption="Phone numbers of the user" columns={['Number', 'Country', 'Kind', 'Free for an inbound assistant']}>
+              {numbers.data.map((n) => (
+                <tr key={n.id}>
+                  <td className="mono">{n.phone_number}</td>
+                  <td>{n.country_code}</td>
+                  <td>{n.type_label}</td>
+                  <td>{n.is_available ? 'yes' : 'no'}</td>
+                </tr>
+              ))}
+          </Table>
+        )}
+        <AddNumber userId={id} onAdded={numbers.reload} />
+      </section>
+    </>
+  );
+}
+
+function AddNumber({ userId, onAdded }: { userId: string; onAdded(): void }) {
+  const api = useApi();
+  const [phone, setPhone] = useState('');
+  const [kind, setKind] = useState('Normal');
+  const submit = useSubmit();
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const res = await submit.run(() => unwrap(api.POST('/api/admin/users/{id}/phone-numbers', { params: { path: { id: userId } }, body: { phone_number: phone, type_label: kind } as never })));
+    if (res) {
+      setPhone('');
+      onAdded();
+    }
+  };
+  return (
+    <form className="panel inline-form" onSubmit={onSubmit} noValidate aria-labelledby="add-number-heading">
+      <h3 id="add-number-heading">Add a phone number</h3>
+      <TextField label="Phone number" value={phone} onChange={setPhone} errors={submit.fieldErrors.phone_number} />
+      <Select label="Kind" value={kind} onChange={setKind} errors={submit.fieldErrors.type_label} options={['Normal', 'SIP', 'Caller ID'].map((k) => ({ value: k, label: k }))} />
+      <button type="submit" disabled={submit.busy}>
+        Add number
+      </button>
+      <ErrorBanner error={Object.keys(submit.fieldErrors).length ? null : submit.error} />
+    </form>
+  );
+}
