@@ -13,6 +13,8 @@ import { dialerPart } from './dialer/index.js';
 import type { PartFactory } from './parts.js';
 import { createLlmProvider } from './providers/llm/index.js';
 import { ProviderRegistry } from './providers/registry.js';
+import { speechProviders, type SpeechConfig } from './providers/speech.js';
+import type { TtsProvider } from './providers/tts/types.js';
 import { CarrierRegistry } from './telephony/registry.js';
 import { SandboxCarrier } from './telephony/sandbox/carrier.js';
 import { webhookDeliveryPart } from './webhooks/background.js';
@@ -32,7 +34,10 @@ export function carriersFromConfig(config: Pick<Config, 'SANDBOX_TIME_SCALE'>): 
   return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE })]);
 }
 
-/** The providers of a process: the LLM at LLM_BASE_URL, else the offline stand-in. */
-export function providersFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY'>): ProviderRegistry {
-  return new ProviderRegistry(createLlmProvider(config, END_CALL_TOOL));
+/**
+ * The providers of a process: the LLM at LLM_BASE_URL, else the offline stand-in; the speech
+ * providers the configuration enables (src/providers/speech.ts).
+ */
+export function providersFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY'> & SpeechConfig, local?: TtsProvider): ProviderRegistry {
+  return new ProviderRegistry(createLlmProvider(config, END_CALL_TOOL), speechProviders(config, {}, local));
 }

@@ -15,6 +15,7 @@ import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import { CallFinishedEvents } from './calls/events.js';
 import { carriersFromConfig, providersFromConfig } from './compose.js';
+import { AccountProviders, ProviderCredentials } from './providers/accounts.js';
 import type { AppContext } from './context.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
@@ -105,6 +106,12 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     if (!(await ctx.adminAuth.configured())) {
       log.warn('no admin token is configured: set ADMIN_TOKEN or run `npx switchboard admin-token rotate`');
     }
+    // Users' own speech keys (sealed in the database) over the deployment's, per account.
+    ctx.providers.useAccounts(
+      new AccountProviders(new ProviderCredentials(database.db, config), config, ctx.providers, {
+        onUnreadable: (userId, provider) => log.warn({ userId, provider }, "a user's stored provider key cannot be opened with SECRET_KEY; using the deployment's"),
+      }),
+    );
 
     const factories = opts.parts ?? [];
     if (factories.length > 0) {

@@ -6,6 +6,7 @@ import { callRoutes } from './calls/routes.js';
 import { makeCallRoutes } from './calls/make-call.js';
 import { campaignRoutes } from './campaigns/routes.js';
 import { leadRoutes } from './leads/routes.js';
+import { providerKeyRoutes } from './provider-keys/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { toolRoutes } from './tools/routes.js';
@@ -25,6 +26,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     makeCallRoutes,
     sandboxRoutes,
     webhookRoutes,
+    providerKeyRoutes,
   ]) {
     await app.register(plugin);
   }

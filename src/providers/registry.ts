@@ -5,15 +5,16 @@
  * this registry and the providers' interfaces, never a concrete adapter.
  */
 import type { LlmProvider } from './llm/types.js';
+import type { RealtimeProvider } from './realtime/types.js';
 import type { SttProvider } from './stt/types.js';
 import type { TtsProvider } from './tts/types.js';
 
-/**
- * A speech-to-speech provider (`mode: multimodal`). Only its name so far: the full session
- * interface comes with its first adapter (src/providers/realtime/types.ts), which replaces this.
- */
-export interface RealtimeProvider {
-  readonly name: string;
+export type { RealtimeProvider };
+
+/** Where the registries of single accounts come from (their own keys; src/providers/accounts.ts). */
+export interface AccountRegistries {
+  forAccount(userId: number): Promise<ProviderRegistry>;
+  invalidate(userId: number): void;
 }
 
 export interface ProviderSlots {
@@ -38,6 +39,23 @@ export class ProviderRegistry {
     for (const p of slots.stt ?? []) add(this.stt, p, 'speech-to-text');
     for (const p of slots.tts ?? []) add(this.tts, p, 'text-to-speech');
     for (const p of slots.realtime ?? []) add(this.realtime, p, 'speech-to-speech');
+  }
+
+  private accounts?: AccountRegistries;
+
+  /** Lets `forAccount` answer with accounts' own keys (the composition root sets this). */
+  useAccounts(accounts: AccountRegistries): void {
+    this.accounts = accounts;
+  }
+
+  /** The providers for one account's calls: its own keys over the deployment's, else this registry. */
+  forAccount(userId: number): Promise<ProviderRegistry> {
+    return this.accounts ? this.accounts.forAccount(userId) : Promise.resolve(this);
+  }
+
+  /** A user changed their keys: the next `forAccount` builds their providers afresh. */
+  accountKeysChanged(userId: number): void {
+    this.accounts?.invalidate(userId);
   }
 }
 

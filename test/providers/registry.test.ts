@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { END_CALL_TOOL } from '../../src/calls/session.js';
 import { providersFromConfig } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
+import { OpenAiRealtime } from '../../src/providers/realtime/openai/index.js';
 import { OfflineStandInLlm, OpenAiCompatibleLlm, STAND_IN_NOTE } from '../../src/providers/llm/index.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import type { SttProvider } from '../../src/providers/stt/types.js';
@@ -10,11 +12,11 @@ const stt = (name: string): SttProvider => ({ name, endpointing: false, open: ()
 describe('ProviderRegistry', () => {
   it('holds the LLM and speech providers by name per kind', () => {
     const llm = new OfflineStandInLlm(END_CALL_TOOL);
-    const providers = new ProviderRegistry(llm, { stt: [stt('deepgram'), stt('openai')], realtime: [{ name: 'openai' }] });
+    const providers = new ProviderRegistry(llm, { stt: [stt('deepgram'), stt('openai')], realtime: [new OpenAiRealtime({ url: 'ws://127.0.0.1:9/v1/realtime' })] });
     expect(providers.llm).toBe(llm);
     expect([...providers.stt.keys()]).toEqual(['deepgram', 'openai']);
     expect(providers.tts.size).toBe(0);
-    expect(providers.realtime.get('openai')).toEqual({ name: 'openai' });
+    expect(providers.realtime.get('openai')?.name).toBe('openai');
   });
 
   it('refuses two providers of one kind under one name', () => {
@@ -24,14 +26,32 @@ describe('ProviderRegistry', () => {
 
 describe('providersFromConfig', () => {
   it('uses the offline stand-in without LLM_BASE_URL; its note opens transcripts', () => {
-    const { llm } = providersFromConfig({ LLM_BASE_URL: undefined, LLM_API_KEY: undefined });
+    const { llm } = providersFromConfig(loadConfig({}));
     expect(llm).toBeInstanceOf(OfflineStandInLlm);
     expect(llm.transcriptNote).toBe(STAND_IN_NOTE);
   });
 
   it('uses the OpenAI-compatible server at LLM_BASE_URL, which adds no note', () => {
-    const { llm } = providersFromConfig({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_API_KEY: 'sk-local' });
+    const { llm } = providersFromConfig(loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:9/v1', LLM_API_KEY: 'sk-local' }));
     expect(llm).toBeInstanceOf(OpenAiCompatibleLlm);
     expect(llm.transcriptNote).toBeUndefined();
+  });
+});
+
+describe('speech providers from the configuration', () => {
+  const names = (p: ReturnType<typeof providersFromConfig>) => ({ stt: [...p.stt.keys()], tts: [...p.tts.keys()], realtime: [...p.realtime.keys()] });
+
+  it('has no speech provider without settings', () => {
+    expect(names(providersFromConfig(loadConfig({})))).toEqual({ stt: [], tts: [], realtime: [] });
+  });
+
+  it('speech-to-text: Deepgram when its key is set, else the OpenAI-compatible server at STT_BASE_URL', () => {
+    expect(names(providersFromConfig(loadConfig({ STT_BASE_URL: 'http://whisper:8000' }))).stt).toEqual(['openai']);
+    expect(names(providersFromConfig(loadConfig({ STT_BASE_URL: 'http://whisper:8000', DEEPGRAM_API_KEY: 'dg' }))).stt).toEqual(['deepgram']);
+  });
+
+  it('text-to-speech and realtime by their settings', () => {
+    const all = providersFromConfig(loadConfig({ ELEVENLABS_API_KEY: 'xi', TTS_BASE_URL: 'http://kokoro:8880/v1', REALTIME_URL: 'wss://rt.example/v1/realtime' }));
+    expect(names(all)).toEqual({ stt: [], tts: ['elevenlabs', 'openai'], realtime: ['openai'] });
   });
 });

@@ -4,6 +4,7 @@
  * structured answers for post-call extraction. Works with any server that speaks the
  * protocol (OpenAI, vLLM, Ollama, LM Studio, LiteLLM, ...).
  */
+import { failureDetail } from '../openai-url.js';
 import { LlmError, type ChatMessage, type Completion, type CompletionRequest, type ExtractionRequest, type LlmProvider, type ToolCall } from './types.js';
 
 export interface OpenAiOptions {
@@ -86,14 +87,7 @@ export class OpenAiCompatibleLlm implements LlmProvider {
       throw new LlmError(`LLM request failed: ${(err as Error).message}`);
     }
     if (!res.ok) {
-      const text = await res.text().catch(() => '');
-      let detail = text.slice(0, 300);
-      try {
-        const json = JSON.parse(text) as { error?: { message?: string } | string; message?: string };
-        detail = (typeof json.error === 'string' ? json.error : json.error?.message) ?? json.message ?? detail;
-      } catch {
-        /* not JSON */
-      }
+      const detail = await failureDetail(res);
       throw new LlmError(`LLM request failed with status ${res.status}${detail ? `: ${detail}` : ''}`, res.status);
     }
     return res;

@@ -14,7 +14,10 @@
  * error status, the required key. Every request is recorded (`received`).
  */
 import type http from 'node:http';
-import { LocalServer, readBody } from './server.js';
+import { argsText, ScriptedDouble, type Reply, type ScriptedToolCall } from './script.js';
+import { readBody } from './server.js';
+
+export type { Reply, ScriptedToolCall };
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -22,20 +25,6 @@ export interface Received {
 }
 
 export type Handler = (req: Received, res: http.ServerResponse) => void;
-
-export interface ScriptedToolCall {
-  name: string;
-  /** Arguments as an object (serialised) or exact JSON text. */
-  args: Record<string, unknown> | string;
-  id?: string;
-}
-
-/** One answer: spoken text and/or tool calls; `json` answers a non-streamed (extraction) request. */
-export interface Reply {
-  text?: string;
-  toolCalls?: ScriptedToolCall[];
-  json?: Record<string, unknown>;
-}
 
 export interface ChatKnobs {
   /** Delay between streamed chunks. */
@@ -50,31 +39,20 @@ export interface ChatKnobs {
   apiKey: string | null;
 }
 
-export class ChatDouble {
+export class ChatDouble extends ScriptedDouble {
   readonly received: Received[] = [];
   readonly knobs: ChatKnobs = { tokenDelayMs: 0, hangAfterChunks: null, dropAfterChunks: null, failWith: null, apiKey: null };
   private queue: Handler[] = [];
-  private readonly scripts: { match: string | RegExp; rounds: Reply[] }[] = [];
-  private fallbackReply: Reply | null = null;
   private extraction: Record<string, unknown> | null = null;
-  private readonly server = new LocalServer((req, res) => void this.handle(req, res));
 
   constructor(knobs: Partial<ChatKnobs> = {}) {
+    super();
     Object.assign(this.knobs, knobs);
-  }
-
-  async start(): Promise<this> {
-    await this.server.listen();
-    return this;
   }
 
   /** LLM_BASE_URL for this double (with `/v1`). */
   get baseUrl(): string {
     return `${this.server.origin('http')}/v1`;
-  }
-
-  close(): Promise<void> {
-    return this.server.close();
   }
 
   /** Raw handlers, answered in order before any script. */
@@ -83,22 +61,14 @@ export class ChatDouble {
     return this;
   }
 
-  /** Answers for a last user message (exact text, case-insensitive, or a pattern), one per round. */
-  on(match: string | RegExp, ...rounds: Reply[]): this {
-    this.scripts.push({ match, rounds });
-    return this;
-  }
-
-  /** The answer when no script matches (default: a 500 naming the message). */
-  otherwise(reply: Reply): this {
-    this.fallbackReply = reply;
-    return this;
-  }
-
   /** The object non-streamed requests (post-call extraction) get. */
   extract(values: Record<string, unknown>): this {
     this.extraction = values;
     return this;
+  }
+
+  protected override onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    void this.handle(req, res);
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -140,11 +110,7 @@ export class ChatDouble {
     const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
     const lastUserIndex = messages.map((m) => m?.role).lastIndexOf('user');
     const round = messages.slice(lastUserIndex + 1).filter((m) => m?.role === 'assistant').length;
-    for (const s of this.scripts) {
-      const hit = typeof s.match === 'string' ? s.match.trim().toLowerCase() === last.trim().toLowerCase() : s.match.test(last);
-      if (hit) return s.rounds[Math.min(round, s.rounds.length - 1)] ?? null;
-    }
-    return this.fallbackReply;
+    return this.script.replyFor(last, round);
   }
 }
 
@@ -157,8 +123,6 @@ function lastUserMessage(body: any): string {
 function wireToolCalls(calls: ScriptedToolCall[]) {
   return calls.map((c, i) => ({ id: c.id ?? `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: argsText(c) } }));
 }
-
-const argsText = (c: ScriptedToolCall) => (typeof c.args === 'string' ? c.args : JSON.stringify(c.args));
 
 /** Token-ish pieces: words with their following space, long words cut in pieces of at most 4 characters. */
 export function tokenize(text: string): string[] {

@@ -43,6 +43,34 @@ export class LocalServer {
   }
 }
 
+/**
+ * A protocol double: a LocalServer whose requests and upgrades go to the subclass's
+ * `onRequest` / `onUpgrade`, started with `start()` and ended with `close()`.
+ */
+export abstract class ProtocolDouble {
+  protected readonly server = new LocalServer(
+    (req, res) => this.onRequest(req, res),
+    (req, socket, head) => this.onUpgrade(req, socket, head),
+  );
+
+  async start(): Promise<this> {
+    await this.server.listen();
+    return this;
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  protected onRequest(_req: http.IncomingMessage, res: http.ServerResponse): void {
+    res.writeHead(404).end();
+  }
+
+  protected onUpgrade(_req: http.IncomingMessage, socket: Duplex, _head: Buffer): void {
+    refuseUpgrade(socket, 404, 'Not Found');
+  }
+}
+
 /** Answers an upgrade request with a plain HTTP error, as vendors do for bad keys or parameters. */
 export function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
   const lines = [`HTTP/1.1 ${status} ${reason}`, 'Connection: close', 'Content-Length: 0', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];

@@ -1,0 +1,144 @@
+/**
+ * Speech providers per account: a user may store their own Deepgram, ElevenLabs or OpenAI key
+ * (sealed with SECRET_KEY), and that user's calls then use it instead of the deployment's.
+ *
+ * `AccountProviders.forAccount(userId)` is what the call engine asks (through
+ * `ProviderRegistry.forAccount`): the deployment's registry for users without keys, else a
+ * registry built from their keys over the configuration. Results are cached per user for
+ * `ttlMs` (default 60 s) and dropped at once when the user changes a key on this instance;
+ * other instances see the change within the TTL.
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Config } from '../config.js';
+import type { Db } from '../db/pool.js';
+import { providerCredentials } from '../db/schema.js';
+import { deriveKey, maskSecret, resolveSecretKey, seal, SecretKeyMissingError, unseal } from '../lib/secrets.js';
+import { ProviderRegistry } from './registry.js';
+import { KEY_PROVIDERS, speechProviders, type AccountKeys, type KeyProvider, type SpeechConfig } from './speech.js';
+
+export { KEY_PROVIDERS, type KeyProvider };
+
+export interface StoredKey {
+  provider: KeyProvider;
+  keyHint: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The sealed keys of users, in `provider_credentials`. */
+export class ProviderCredentials {
+  private key: Buffer | null | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: Pick<Config, 'SECRET_KEY' | 'DATABASE_URL' | 'DATA_DIR'>,
+  ) {}
+
+  /** The credentials key, resolved on first use (embedded setups may create DATA_DIR/secret.key). */
+  private credentialsKey(): Buffer | null {
+    if (this.key === undefined) {
+      const secret = resolveSecretKey(this.config);
+      this.key = secret ? deriveKey(secret, 'credentials') : null;
+    }
+    return this.key;
+  }
+
+  async list(userId: number): Promise<StoredKey[]> {
+    const rows = await this.db
+      .select({ provider: providerCredentials.provider, keyHint: providerCredentials.keyHint, createdAt: providerCredentials.createdAt, updatedAt: providerCredentials.updatedAt })
+      .from(providerCredentials)
+      .where(eq(providerCredentials.userId, userId))
+      .orderBy(asc(providerCredentials.provider));
+    return rows as StoredKey[];
+  }
+
+  /** Stores (or replaces) a key; throws SecretKeyMissingError when there is no SECRET_KEY. */
+  async set(userId: number, provider: KeyProvider, apiKey: string): Promise<StoredKey> {
+    const key = this.credentialsKey();
+    if (!key) throw new SecretKeyMissingError();
+    const values = { userId, provider, sealedKey: seal(apiKey, key), keyHint: maskSecret(apiKey) };
+    const [row] = await this.db
+      .insert(providerCredentials)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [providerCredentials.userId, providerCredentials.provider],
+        set: { sealedKey: values.sealedKey, keyHint: values.keyHint, updatedAt: sql`now()` },
+      })
+      .returning();
+    return { provider, keyHint: row.keyHint, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  }
+
+  /** Removes a key; false when there was none. */
+  async clear(userId: number, provider: KeyProvider): Promise<boolean> {
+    const rows = await this.db
+      .delete(providerCredentials)
+      .where(and(eq(providerCredentials.userId, userId), eq(providerCredentials.provider, provider)))
+      .returning({ id: providerCredentials.id });
+    return rows.length > 0;
+  }
+
+  /**
+   * The user's keys in clear. A key that cannot be opened (SECRET_KEY changed) is skipped and
+   * reported through `onUnreadable`, so the call falls back to the deployment's key.
+   */
+  async keysFor(userId: number, onUnreadable?: (provider: string) => void): Promise<AccountKeys> {
+    const rows = await this.db
+      .select({ provider: providerCredentials.provider, sealedKey: providerCredentials.sealedKey })
+      .from(providerCredentials)
+      .where(eq(providerCredentials.userId, userId));
+    if (rows.length === 0) return {};
+    const key = this.credentialsKey();
+    const out: AccountKeys = {};
+    for (const row of rows) {
+      if (!(KEY_PROVIDERS as readonly string[]).includes(row.provider)) continue;
+      try {
+        if (!key) throw new SecretKeyMissingError();
+        out[row.provider as KeyProvider] = unseal(row.sealedKey, key);
+      } catch {
+        onUnreadable?.(row.provider);
+      }
+    }
+    return out;
+  }
+}
+
+export interface AccountProvidersOptions {
+  ttlMs?: number;
+  onUnreadable?: (userId: number, provider: string) => void;
+}
+
+/** Registries per account, cached; see the module comment. */
+export class AccountProviders {
+  private readonly cache = new Map<number, { at: number; registry: Promise<ProviderRegistry> }>();
+  private readonly ttlMs: number;
+
+  constructor(
+    readonly credentials: ProviderCredentials,
+    private readonly config: SpeechConfig,
+    private readonly base: ProviderRegistry,
+    private readonly opts: AccountProvidersOptions = {},
+  ) {
+    this.ttlMs = opts.ttlMs ?? 60_000;
+  }
+
+  forAccount(userId: number): Promise<ProviderRegistry> {
+    const hit = this.cache.get(userId);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.registry;
+    const registry = this.build(userId);
+    this.cache.set(userId, { at: Date.now(), registry });
+    registry.catch(() => this.cache.delete(userId));
+    return registry;
+  }
+
+  /** Forgets a user's cached providers (after a key changed). */
+  invalidate(userId: number): void {
+    this.cache.delete(userId);
+  }
+
+  private async build(userId: number): Promise<ProviderRegistry> {
+    const keys = await this.credentials.keysFor(userId, (provider) => this.opts.onUnreadable?.(userId, provider));
+    if (Object.keys(keys).length === 0) return this.base;
+    // The local voice (one pool of worker processes) is shared with the deployment's registry.
+    return new ProviderRegistry(this.base.llm, speechProviders(this.config, keys, this.base.tts.get('local')));
+  }
+}

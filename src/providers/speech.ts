@@ -1,0 +1,76 @@
+/**
+ * Which speech providers a process (or one account) has, from the configuration and, per
+ * account, the user's own keys. The one place that names the concrete speech adapters; the
+ * composition root puts the result into the ProviderRegistry's stt/tts/realtime slots.
+ *
+ * - Speech-to-text: Deepgram when a Deepgram key is there (DEEPGRAM_API_KEY or the account's),
+ *   else the OpenAI-compatible server when STT_BASE_URL is set (or the account has an OpenAI
+ *   key: then OpenAI's own), else none (typed or sandbox conversations only).
+ * - Text-to-speech: `local` always (it reports itself unavailable without eSpeak NG);
+ *   `elevenlabs` with a key; `openai` with TTS_BASE_URL (or an account OpenAI key).
+ * - Speech-to-speech: `openai` with REALTIME_URL (or an account OpenAI key).
+ *
+ * An account's OpenAI key replaces the deployment's key only for OpenAI's own endpoints: where
+ * the operator pointed STT/TTS/REALTIME at another server, that server and its key stay, so a
+ * user's key is never sent to a host it was not made for.
+ */
+import type { Config } from '../config.js';
+import { OpenAiRealtime } from './realtime/openai/index.js';
+import type { RealtimeProvider } from './realtime/types.js';
+import { DeepgramStt } from './stt/deepgram/index.js';
+import { OpenAiStt } from './stt/openai/index.js';
+import type { SttProvider } from './stt/types.js';
+import { ElevenLabsTts } from './tts/elevenlabs/index.js';
+import { OpenAiTts } from './tts/openai/index.js';
+import type { TtsProvider } from './tts/types.js';
+
+/** Providers a user can bring a key for. */
+export const KEY_PROVIDERS = ['deepgram', 'elevenlabs', 'openai'] as const;
+export type KeyProvider = (typeof KEY_PROVIDERS)[number];
+export type AccountKeys = Partial<Record<KeyProvider, string>>;
+
+export const OPENAI_API_BASE = 'https://api.openai.com/v1';
+export const OPENAI_REALTIME_URL = 'wss://api.openai.com/v1/realtime?model=gpt-realtime';
+
+export type SpeechConfig = Pick<
+  Config,
+  | 'DEEPGRAM_API_KEY' | 'DEEPGRAM_URL'
+  | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL'
+  | 'ELEVENLABS_API_KEY' | 'ELEVENLABS_URL' | 'ELEVENLABS_MODEL'
+  | 'TTS_BASE_URL' | 'TTS_API_KEY' | 'TTS_MODEL'
+  | 'REALTIME_URL' | 'REALTIME_API_KEY'
+>;
+
+export interface SpeechProviders {
+  stt: SttProvider[];
+  tts: TtsProvider[];
+  realtime: RealtimeProvider[];
+}
+
+const isOpenAiHost = (url: string) => new URL(url).hostname === 'api.openai.com';
+
+/** An OpenAI-protocol endpoint: the operator's (with the account key only on OpenAI's host), else OpenAI's with the account key. */
+function openAiEndpoint(url: string | undefined, key: string | undefined, accountKey: string | undefined, fallback: string) {
+  if (url) return { url, apiKey: accountKey && isOpenAiHost(url) ? accountKey : key };
+  return accountKey ? { url: fallback, apiKey: accountKey } : null;
+}
+
+/** The speech providers for the deployment's configuration, or for one account's keys on top of it. */
+export function speechProviders(config: SpeechConfig, keys: AccountKeys = {}, local?: TtsProvider): SpeechProviders {
+  const out: SpeechProviders = { stt: [], tts: [], realtime: [] };
+
+  const deepgramKey = keys.deepgram ?? config.DEEPGRAM_API_KEY;
+  const stt = openAiEndpoint(config.STT_BASE_URL, config.STT_API_KEY, keys.openai, OPENAI_API_BASE);
+  if (deepgramKey) out.stt.push(new DeepgramStt({ url: config.DEEPGRAM_URL, apiKey: deepgramKey }));
+  else if (stt) out.stt.push(new OpenAiStt({ baseUrl: stt.url, apiKey: stt.apiKey, model: config.STT_MODEL }));
+
+  if (local) out.tts.push(local);
+  const elevenLabsKey = keys.elevenlabs ?? config.ELEVENLABS_API_KEY;
+  if (elevenLabsKey) out.tts.push(new ElevenLabsTts({ url: config.ELEVENLABS_URL, apiKey: elevenLabsKey, model: config.ELEVENLABS_MODEL }));
+  const tts = openAiEndpoint(config.TTS_BASE_URL, config.TTS_API_KEY, keys.openai, OPENAI_API_BASE);
+  if (tts) out.tts.push(new OpenAiTts({ baseUrl: tts.url, apiKey: tts.apiKey, model: config.TTS_MODEL }));
+
+  const realtime = openAiEndpoint(config.REALTIME_URL, config.REALTIME_API_KEY, keys.openai, OPENAI_REALTIME_URL);
+  if (realtime) out.realtime.push(new OpenAiRealtime({ url: realtime.url, apiKey: realtime.apiKey }));
+  return out;
+}
