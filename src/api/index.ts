@@ -4,6 +4,7 @@ import { adminRoutes } from './admin/routes.js';
 import { assistantRoutes } from './assistants/routes.js';
 import { callRoutes } from './calls/routes.js';
 import { makeCallRoutes } from './calls/make-call.js';
+import { callTurnRoutes } from './calls/turns.js';
 import { campaignRoutes } from './campaigns/routes.js';
 import { leadRoutes } from './leads/routes.js';
 import { providerKeyRoutes } from './provider-keys/routes.js';
@@ -23,6 +24,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     leadRoutes,
     campaignRoutes,
     callRoutes,
+    callTurnRoutes,
     makeCallRoutes,
     sandboxRoutes,
     webhookRoutes,

@@ -19,6 +19,7 @@ import { runPostCall } from './post-call.js';
 import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
 import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
 import { ToolRunner, type MidCallTool } from './tool-runner.js';
+import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { fillTemplate } from './variables.js';
 
@@ -158,6 +159,7 @@ export class CallEngine implements CallService {
         .catch((err) => log.error({ err }, 'persisting a call transition failed'));
     };
 
+    const turnRecorder = new DbTurnRecorder(pool, callId, log);
     const session = new CallSession(
       {
         systemPrompt: fillTemplate(assistant.systemPrompt, variables),
@@ -173,7 +175,7 @@ export class CallEngine implements CallService {
         endCallDescription: assistant.endCallToolDescription,
         variables,
       },
-      { leg, llm: this.llm, tools: this.tools, clock: this.clock, log },
+      { leg, llm: this.llm, tools: this.tools, clock: this.clock, log, turns: new TurnTracker(turnRecorder, this.clock) },
       {
         onRinging: () => move('ringing'),
         onAnswered: (by) => {
@@ -188,6 +190,7 @@ export class CallEngine implements CallService {
       try {
         const result = await session.run();
         await chain;
+        await turnRecorder.flush();
         const post = await runPostCall({
           callId,
           postCallSchema: assistant.postCallSchema,

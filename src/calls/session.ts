@@ -17,6 +17,7 @@ import { toolFunction, type MidCallTool, type ToolOutcome } from './tool-runner.
 import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
+import { MemoryTurnRecorder, TurnTracker } from './turns.js';
 
 /** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
 export const END_CALL_TOOL = 'end-call';
@@ -68,6 +69,8 @@ export interface SessionDeps {
   clock: Clock;
   log: Logger;
   stages?: SpeechStages;
+  /** Where the call's turns are recorded (the engine's is the database; default: kept in memory). */
+  turns?: TurnTracker;
 }
 
 export interface SessionHooks {
@@ -100,6 +103,7 @@ export interface SessionResult {
 export class CallSession {
   private readonly stages: SpeechStages;
   private readonly timers: CallTimers;
+  private readonly turns: TurnTracker;
   private readonly abort = new AbortController();
   private readonly lines: string[] = [];
   private readonly messages: ChatMessage[] = [];
@@ -123,6 +127,7 @@ export class CallSession {
     private readonly hooks: SessionHooks = {},
   ) {
     this.stages = deps.stages ?? textStages;
+    this.turns = deps.turns ?? new TurnTracker(new MemoryTurnRecorder(), deps.clock);
     this.done = new Promise((resolve) => (this.resolve = resolve));
     if (deps.llm.transcriptNote) this.lines.push(deps.llm.transcriptNote);
     if (settings.systemPrompt.trim() !== '') this.messages.push({ role: 'system', content: settings.systemPrompt });
@@ -222,6 +227,11 @@ export class CallSession {
     this.lines.push(`Customer: ${text}`);
     this.messages.push({ role: 'user', content: text });
     this.timers.activity();
+    if (this.turning) this.turns.callerSaid(text);
+    else {
+      this.turns.begin('reply', text);
+      this.turns.stage('finalTranscript');
+    }
     if (!this.greeted) this.greet();
     else this.turn();
   }
@@ -230,25 +240,35 @@ export class CallSession {
     this.greeted = true;
     const opening = this.settings.initialMessage.trim();
     if (opening === '') {
+      if (!this.turns.active) this.turns.begin('greeting', null);
       this.turn();
       return;
     }
     this.messages.push({ role: 'assistant', content: opening });
+    const position = this.turns.current ?? this.turns.begin('greeting', null);
     void this.say(opening).then(() => {
-      if (!this.turning) this.timers.awaitCustomer();
+      if (!this.turning) {
+        this.turns.finish({ position });
+        this.timers.awaitCustomer();
+      }
     });
   }
 
   private reengage(): void {
     if (this.ended || this.turning) return;
     this.messages.push({ role: 'assistant', content: REENGAGEMENT_LINE });
-    void this.say(REENGAGEMENT_LINE, true);
+    const position = this.turns.begin('reengagement', null);
+    void this.say(REENGAGEMENT_LINE, true).then(() => this.turns.finish({ position }));
   }
 
   private async say(text: string, reengagement = false): Promise<void> {
     if (this.ended) return;
     this.lines.push(`AI: ${text}`);
     if (!reengagement) this.timers.activity();
+    this.turns.assistantSaid(text);
+    // A text leg "sends audio" when it hands the line to the carrier.
+    this.turns.stage('ttsFirstByte');
+    this.turns.stage('firstAudio');
     try {
       await this.stages.speak(this.deps.leg, text);
     } catch (err) {
@@ -279,6 +299,7 @@ export class CallSession {
       this.end('ended', 'LLM failure');
     } finally {
       this.turning = false;
+      this.turns.finish();
       if (!this.ended) this.timers.awaitCustomer();
     }
   }
@@ -292,10 +313,13 @@ export class CallSession {
         messages: [...this.messages],
         tools: this.specs,
         signal: this.abort.signal,
+        onText: () => this.turns.stage('llmFirstToken'),
         standInContext: { variables: this.settings.variables },
       });
       if (this.ended) return;
       const text = completion.text.trim();
+      // Providers that do not stream report the whole answer at once.
+      this.turns.stage('llmFirstToken');
       if (completion.toolCalls.length === 0) {
         if (text !== '') {
           this.messages.push({ role: 'assistant', content: text });
@@ -338,6 +362,7 @@ export class CallSession {
   private end(status: Exclude<EndStatus, UnconnectedEnd>, reason: string, remote = false): void {
     if (this.ended) return;
     this.ended = true;
+    this.turns.finish();
     this.timers.stop();
     this.abort.abort();
     if (!remote) this.deps.leg.hangUp();

@@ -362,3 +362,32 @@ export const instances = pgTable('instances', {
   heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
   startedAt: ts('started_at').notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------- call turns (issue 19)
+
+/**
+ * One row per turn of a voice call (GET /api/user/calls/{id}/turns): what the caller said,
+ * what the assistant said (only what the caller heard, when interrupted), and when each stage
+ * of the turn got going, in milliseconds from the turn's start (`started_at`: the caller's end
+ * of speech, or the moment the assistant chose to speak on its own: greeting, re-engagement).
+ * Null timings: that stage did not happen in the turn. Written by src/calls/turns.ts.
+ */
+export const callTurns = pgTable('call_turns', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  callId: integer('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
+  /** 0-based, in the order the turns began. */
+  position: integer('position').notNull(),
+  kind: text('kind').notNull(), // greeting | reply | reengagement | voicemail
+  startedAt: ts('started_at').notNull(),
+  callerText: text('caller_text'),
+  assistantText: text('assistant_text').notNull().default(''),
+  interrupted: boolean('interrupted').notNull().default(false),
+  finalTranscriptMs: integer('final_transcript_ms'),
+  llmFirstTokenMs: integer('llm_first_token_ms'),
+  ttsFirstByteMs: integer('tts_first_byte_ms'),
+  firstAudioMs: integer('first_audio_ms'),
+  /** `[{at_ms, heard_text}]`: each time the caller cut the assistant off in this turn. */
+  bargeIns: jsonb('barge_ins').$type<{ at_ms: number; heard_text: string }[]>().notNull().default([]),
+  /** `[{at_ms, text, reason}]`: filler phrases spoken while a tool ran or the LLM was slow. */
+  fillers: jsonb('fillers').$type<{ at_ms: number; text: string; reason: string }[]>().notNull().default([]),
+}, (t) => [uniqueIndex('call_turns_call_position_idx').on(t.callId, t.position)]);

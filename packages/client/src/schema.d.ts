@@ -2071,6 +2071,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/calls/{id}/turns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The turns of one of the caller's calls, with each turn's stage timings
+         * @description One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, the LLM's first token, the speech provider's first byte and the first audio frame sent. Turns appear as they finish.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description What the assistant said; when interrupted, only what the caller heard */
+                                assistant_text: string;
+                                /** @description Each time the caller cut the assistant off */
+                                barge_ins: {
+                                    at_ms: number;
+                                    heard_text: string;
+                                }[];
+                                /** @description What the caller said (null for turns the assistant started) */
+                                caller_text: string | null;
+                                /** @description Filler phrases spoken while a tool ran or the LLM was slow */
+                                fillers: {
+                                    at_ms: number;
+                                    /** @enum {string} */
+                                    reason: "tool" | "slow-llm";
+                                    text: string;
+                                }[];
+                                interrupted: boolean;
+                                /** @enum {string} */
+                                kind: "greeting" | "reply" | "reengagement" | "voicemail";
+                                /** @description 0-based, in the order the turns began */
+                                position: number;
+                                /** @description ISO 8601 (UTC): the caller's end of speech, or when the assistant chose to speak on its own */
+                                started_at: string;
+                                timings: {
+                                    /** @description Milliseconds from the turn's start to the final transcript; null when it did not happen */
+                                    final_transcript_ms: number | null;
+                                    /** @description Milliseconds from the turn's start to the first audio frame sent to the caller; null when it did not happen */
+                                    first_audio_ms: number | null;
+                                    /** @description Milliseconds from the turn's start to the LLM's first token; null when it did not happen */
+                                    llm_first_token_ms: number | null;
+                                    /** @description Milliseconds from the turn's start to the text-to-speech provider's first audio byte; null when it did not happen */
+                                    tts_first_byte_ms: number | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/calls/{id}/webhook-deliveries": {
         parameters: {
             query?: never;

@@ -1,0 +1,214 @@
+/**
+ * Per-turn records of a call: what each side said, whether the caller cut the assistant off,
+ * and how long each stage took to get going — served at GET /api/user/calls/{id}/turns.
+ *
+ * A turn starts at the caller's end of speech (a reply) or when the assistant decides to speak
+ * on its own (greeting, re-engagement, voicemail message). Stage timings are milliseconds from
+ * that start, read from the call's monotonic clock, so they stay right when the wall clock
+ * jumps. The conversation code stamps a `TurnTracker`; when the turn is over the tracker hands
+ * a `TurnRecord` to a `TurnRecorder` (the database one below, or a test's list).
+ */
+import type { Logger } from 'pino';
+import type pg from 'pg';
+import type { Clock } from '../telephony/clock.js';
+
+export type TurnKind = 'greeting' | 'reply' | 'reengagement' | 'voicemail';
+
+/** Stages of a turn in the order they normally happen. */
+export type TurnStage = 'finalTranscript' | 'llmFirstToken' | 'ttsFirstByte' | 'firstAudio';
+export const TURN_STAGES: readonly TurnStage[] = ['finalTranscript', 'llmFirstToken', 'ttsFirstByte', 'firstAudio'];
+
+export interface BargeIn {
+  /** Milliseconds from the turn's start to the caller's speech onset. */
+  atMs: number;
+  /** What the caller had heard of the reply when it was cut off. */
+  heardText: string;
+}
+
+export type FillerReason = 'tool' | 'slow-llm';
+
+export interface FillerUse {
+  atMs: number;
+  text: string;
+  reason: FillerReason;
+}
+
+export interface TurnRecord {
+  /** 0-based, in the order the turns began. */
+  position: number;
+  kind: TurnKind;
+  /** Wall-clock time of the turn's start (Unix milliseconds). */
+  startedAt: number;
+  callerText: string | null;
+  /** What the assistant said, or — when interrupted — what the caller heard of it. */
+  assistantText: string;
+  interrupted: boolean;
+  /** Milliseconds from the turn's start; null when the stage did not happen. */
+  timings: Record<TurnStage, number | null>;
+  bargeIns: BargeIn[];
+  fillers: FillerUse[];
+}
+
+/** Where finished turns go. `record` never throws and never blocks the conversation. */
+export interface TurnRecorder {
+  record(turn: TurnRecord): void;
+  /** Resolves once every turn recorded so far is stored. */
+  flush(): Promise<void>;
+}
+
+/** Keeps turns in memory (tests, benchmarks, calls that store nothing). */
+export class MemoryTurnRecorder implements TurnRecorder {
+  readonly turns: TurnRecord[] = [];
+  record(turn: TurnRecord): void {
+    this.turns.push(turn);
+  }
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** The turns of one call, stamped as they happen; one open turn at a time. */
+export class TurnTracker {
+  private position = 0;
+  private open: {
+    record: TurnRecord;
+    /** Monotonic clock value of the start. */
+    origin: number;
+  } | null = null;
+
+  constructor(
+    private readonly recorder: TurnRecorder,
+    private readonly clock: Clock,
+    private readonly wallNow: () => number = Date.now,
+  ) {}
+
+  /**
+   * Opens a turn (closing one still open, as not interrupted). `at` is the monotonic time of
+   * its start when it lies in the past (the caller's end of speech, seen before the transcript).
+   */
+  begin(kind: TurnKind, callerText: string | null, at = this.clock.now()): number {
+    if (this.open) this.finish();
+    const now = this.clock.now();
+    this.open = {
+      origin: at,
+      record: {
+        position: this.position++,
+        kind,
+        startedAt: Math.round(this.wallNow() - (now - at)),
+        callerText,
+        assistantText: '',
+        interrupted: false,
+        timings: { finalTranscript: null, llmFirstToken: null, ttsFirstByte: null, firstAudio: null },
+        bargeIns: [],
+        fillers: [],
+      },
+    };
+    return this.open.record.position;
+  }
+
+  get active(): boolean {
+    return this.open !== null;
+  }
+
+  /** Position of the open turn, or null. */
+  get current(): number | null {
+    return this.open?.record.position ?? null;
+  }
+
+  /** The caller's words, when they arrive after the turn was opened (streaming transcripts). */
+  callerSaid(text: string): void {
+    if (this.open) this.open.record.callerText = this.open.record.callerText ? `${this.open.record.callerText} ${text}` : text;
+  }
+
+  /** Stamps a stage the first time it happens in the turn; later stamps keep the first. */
+  stage(stage: TurnStage, at = this.clock.now()): void {
+    if (!this.open || this.open.record.timings[stage] !== null) return;
+    this.open.record.timings[stage] = this.offset(at);
+  }
+
+  /** The assistant said (more of) its reply. */
+  assistantSaid(text: string): void {
+    if (!this.open || text === '') return;
+    const r = this.open.record;
+    r.assistantText = r.assistantText === '' ? text : `${r.assistantText} ${text}`;
+  }
+
+  bargeIn(heardText: string, at = this.clock.now()): void {
+    if (!this.open) return;
+    this.open.record.bargeIns.push({ atMs: this.offset(at), heardText });
+  }
+
+  filler(text: string, reason: FillerReason, at = this.clock.now()): void {
+    if (!this.open) return;
+    this.open.record.fillers.push({ atMs: this.offset(at), text, reason });
+  }
+
+  /**
+   * Closes the open turn (only if it is still turn `position`, when given) and records it. When interrupted, `heardText` replaces the assistant's
+   * text (the caller heard only that much).
+   */
+  finish(options: { interrupted?: boolean; heardText?: string; position?: number } = {}): void {
+    const open = this.open;
+    if (!open) return;
+    // Closing a turn that another one already replaced is a no-op.
+    if (options.position !== undefined && options.position !== open.record.position) return;
+    this.open = null;
+    if (options.interrupted) {
+      open.record.interrupted = true;
+      if (options.heardText !== undefined) open.record.assistantText = options.heardText;
+    }
+    this.recorder.record(open.record);
+  }
+
+  private offset(at: number): number {
+    return Math.max(0, Math.round(at - this.open!.origin));
+  }
+}
+
+const INSERT_TURN = `
+  INSERT INTO call_turns (call_id, position, kind, started_at, caller_text, assistant_text, interrupted,
+                          final_transcript_ms, llm_first_token_ms, tts_first_byte_ms, first_audio_ms, barge_ins, fillers)
+  VALUES ($1, $2, $3, to_timestamp($4::double precision / 1000), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb)
+  ON CONFLICT (call_id, position) DO NOTHING`;
+
+/**
+ * Stores a call's turns, one INSERT per finished turn, in order and off the conversation's
+ * path: a failed write is logged and the call goes on (the turns are diagnostics, not the
+ * call record). The engine awaits `flush` before it writes the final record.
+ */
+export class DbTurnRecorder implements TurnRecorder {
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly callId: number,
+    private readonly log: Logger,
+  ) {}
+
+  record(turn: TurnRecord): void {
+    const values = [
+      this.callId,
+      turn.position,
+      turn.kind,
+      turn.startedAt,
+      turn.callerText,
+      turn.assistantText,
+      turn.interrupted,
+      turn.timings.finalTranscript,
+      turn.timings.llmFirstToken,
+      turn.timings.ttsFirstByte,
+      turn.timings.firstAudio,
+      JSON.stringify(turn.bargeIns.map((b) => ({ at_ms: b.atMs, heard_text: b.heardText }))),
+      JSON.stringify(turn.fillers.map((f) => ({ at_ms: f.atMs, text: f.text, reason: f.reason }))),
+    ];
+    this.chain = this.chain
+      .then(async () => {
+        await this.pool.query({ name: 'sb_call_turns_insert', text: INSERT_TURN, values });
+      })
+      .catch((err: unknown) => this.log.warn({ err, position: turn.position }, 'storing a call turn failed'));
+  }
+
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}
