@@ -39,6 +39,7 @@ function percentile(sorted: number[], p: number): number {
  * NOTIFY wake-up, settlement.
  */
 class InstantEngine implements CallService {
+  readonly speaks = false;
   constructor(private readonly ctx: AppContext) {}
 
   async createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number> {

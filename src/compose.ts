@@ -17,6 +17,7 @@ import { speechProviders, type SpeechConfig } from './providers/speech.js';
 import type { TtsProvider } from './providers/tts/types.js';
 import { CarrierRegistry } from './telephony/registry.js';
 import { SandboxCarrier } from './telephony/sandbox/carrier.js';
+import { WebCarrier } from './telephony/web/carrier.js';
 import { webhookDeliveryPart } from './webhooks/background.js';
 
 export const fullProcess: readonly PartFactory[] = [
@@ -29,9 +30,9 @@ export const fullProcess: readonly PartFactory[] = [
   dialerPart,
 ];
 
-/** The carriers of a process: the sandbox (the default). */
+/** The carriers of a process: the sandbox (the default) and the browser's (web calls). */
 export function carriersFromConfig(config: Pick<Config, 'SANDBOX_TIME_SCALE'>): CarrierRegistry {
-  return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE })]);
+  return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE }), new WebCarrier()]);
 }
 
 /**

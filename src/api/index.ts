@@ -11,6 +11,7 @@ import { providerKeyRoutes } from './provider-keys/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { toolRoutes } from './tools/routes.js';
+import { webCallRoutes } from './web-calls/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
 /** Every resource of the API, one plugin each (src/api/<resource>/routes.ts). */
@@ -29,6 +30,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     sandboxRoutes,
     webhookRoutes,
     providerKeyRoutes,
+    webCallRoutes,
   ]) {
     await app.register(plugin);
   }

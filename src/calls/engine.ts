@@ -46,6 +46,8 @@ export class CallEngine implements CallService {
   private readonly tools: ToolExecutor;
   private readonly live = new Map<number, LiveCall>();
   private accepting = true;
+  /** Audio legs are not spoken on yet: calls converse in text (the streaming voice core replaces this). */
+  readonly speaks = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -66,6 +68,11 @@ export class CallEngine implements CallService {
     return this.carriers.default;
   }
 
+  /** Browser calls run on the web carrier; every other call on the default one. */
+  private carrierFor(type: string): Carrier {
+    return (type === 'web' ? this.carriers.get('web') : undefined) ?? this.carrier;
+  }
+
   activeCalls(): number {
     return this.live.size;
   }
@@ -82,7 +89,12 @@ export class CallEngine implements CallService {
     return Number(row.id);
   }
 
-  async placeCall(input: PlaceCallInput): Promise<{ callId: number }> {
+  /**
+   * Creates the call record (within the account's parallel-call limit) and starts the call,
+   * unless `defer`: a browser call starts when its page's socket arrives (`startCall`), on
+   * whichever instance it reaches.
+   */
+  async placeCall(input: PlaceCallInput, { defer = false }: { defer?: boolean } = {}): Promise<{ callId: number }> {
     // The hot path of make_call: named (prepared) statements on one connection, no query builder.
     const callId = await inTransaction(this.ctx.database.pool, async (client) => {
       const locked = await client.query({ name: 'sb_calls_lock_limit', text: LOCK_AND_LIMIT, values: [USER_CALLS_LOCK, input.userId] });
@@ -94,7 +106,7 @@ export class CallEngine implements CallService {
       if (Number(live.rows[0].n) >= limit) throw new CallLimitError(limit);
       throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
     });
-    await this.startCall(callId);
+    if (!defer) await this.startCall(callId);
     return { callId };
   }
 
@@ -139,7 +151,8 @@ export class CallEngine implements CallService {
     const variables = { ...assistant.variables, ...call.call_variables };
     const modelName = model?.name ?? 'gpt-4o-mini';
     const temperature = Number(assistant.llmTemperature);
-    const leg = this.carrier.dial({
+    const leg = this.carrierFor(call.type).dial({
+      callId,
       customer: call.client_phone_number,
       assistant: call.assistant_phone_number,
       direction: call.type === 'inbound' ? 'inbound' : 'outbound',

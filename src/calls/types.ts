@@ -24,6 +24,8 @@ export interface PlaceCallInput {
 export class AssistantMissingError extends Error {}
 
 export interface CallService {
+  /** Whether this engine speaks on audio legs (the voice core); if not, it converses on text legs only. */
+  readonly speaks: boolean;
   /**
    * Inserts the call record (status `initiated`) inside the caller's transaction and returns
    * its id; dials nothing. The dialer uses this to claim a lead and create its call atomically.
@@ -34,9 +36,10 @@ export interface CallService {
   /**
    * createCallRecord + startCall, for make_call and simulated inbound calls. Throws
    * CallLimitError (src/calls/limits.ts) when the user has no free call slot and
-   * AssistantMissingError when the assistant is not the user's.
+   * AssistantMissingError when the assistant is not the user's. With `defer` the call is only
+   * created; `startCall` runs it later (browser calls, once their socket arrives).
    */
-  placeCall(input: PlaceCallInput): Promise<{ callId: number }>;
+  placeCall(input: PlaceCallInput, options?: { defer?: boolean }): Promise<{ callId: number }>;
   /** Number of calls this process is running now. */
   activeCalls(): number;
 }

@@ -391,3 +391,31 @@ export const callTurns = pgTable('call_turns', {
   /** `[{at_ms, text, reason}]`: filler phrases spoken while a tool ran or the LLM was slow. */
   fillers: jsonb('fillers').$type<{ at_ms: number; text: string; reason: string }[]>().notNull().default([]),
 }, (t) => [uniqueIndex('call_turns_call_position_idx').on(t.callId, t.position)]);
+
+// ---------------------------------------------------------------- browser calls
+
+/**
+ * One-time tokens that open a browser call's media socket. Only the hash is kept; the socket
+ * that presents the token deletes the row, so a token opens one socket, once, before it expires.
+ */
+export const webCallTokens = pgTable('web_call_tokens', {
+  callId: integer('call_id').primaryKey().references(() => calls.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  mode: text('mode').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
+/**
+ * Public keys of the embeddable widget, one assistant each. A widget key is meant to sit in a
+ * customer's web page, so it is not a secret: it is stored as it is and shown again; what
+ * protects it are the allowed origins, the rate limits and revocation.
+ */
+export const widgetKeys = pgTable('widget_keys', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  assistantId: integer('assistant_id').notNull().references(() => assistants.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+  allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull(),
+  createdAt: createdAt(),
+  revokedAt: ts('revoked_at'),
+}, (t) => [uniqueIndex('widget_keys_key_unique').on(t.key), index('widget_keys_assistant_idx').on(t.assistantId)]);

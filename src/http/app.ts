@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { z } from 'zod';
 import { registerApi } from '../api/index.js';
@@ -165,6 +166,8 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
     }
   });
 
+  // Media sockets (browser calls, carriers' media streams); frames are small audio chunks.
+  await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
   await registerOpenApi(app);
   await app.register(registerApi);
   dashboard = await registerDashboard(app);

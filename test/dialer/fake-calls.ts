@@ -23,6 +23,7 @@ export interface FinishOptions {
 }
 
 export class FakeCalls implements CallService {
+  readonly speaks = false;
   readonly started: number[] = [];
   private live = new Set<number>();
 

@@ -1,0 +1,85 @@
+/**
+ * Browser calls: `POST /api/user/web-calls` creates a call of type `web` for one of the
+ * user's assistants and answers the media socket's one-time path; `GET /web-calls/{id}/media`
+ * is that WebSocket (protocol in src/telephony/web/protocol.ts). The socket needs no bearer
+ * token (browsers cannot send one on a WebSocket): the one-time token is the credential.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { WebCarrier } from '../../telephony/web/carrier.js';
+import { messageSchema, pathId, typed, validationSchema } from '../toolkit/route.js';
+import { v } from '../toolkit/validation.js';
+import { browserSocket } from './socket.js';
+import { spendMediaToken, speechAvailable, startWebCall } from './service.js';
+
+const tags = ['web calls'];
+
+export const webCallStartedSchema = z.object({
+  call_id: z.number().int(),
+  mode: z.enum(['audio', 'text']),
+  media_path: z.string(),
+  expires_in: z.number().int(),
+});
+
+const startBody = z.object({
+  assistant_id: v.id(),
+  mode: v.enum(['audio', 'text']).optional(),
+  variables: v.object().nullable().optional(),
+});
+
+/** WebSocket close codes the page can tell apart (4000–4999 are the application's). */
+export const CLOSE_TOKEN_REFUSED = 4401;
+export const CLOSE_NOT_WAITING = 4409;
+
+export async function webCallRoutes(app: FastifyInstance): Promise<void> {
+  const r = typed(app);
+
+  r.get('/api/user/web-calls/capabilities', {
+    schema: {
+      tags,
+      summary: 'Whether browser calls can be spoken here',
+      description: '`speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine.',
+      response: { 200: z.object({ speech: z.boolean() }) },
+    },
+  }, async () => ({ speech: speechAvailable(app.ctx) }));
+
+  r.post('/api/user/web-calls', {
+    schema: {
+      tags,
+      summary: 'Start a browser call with an assistant',
+      description:
+        'Creates a call of type `web` (it counts against max_calls_in_parallel) and answers the path of its media WebSocket with a one-time token valid for `expires_in` seconds. `mode` `audio` (the default) is granted when speech is available, else the call is a typed conversation (`mode: text`). A page that never connects ends the call as failed.',
+      body: startBody,
+      response: { 200: webCallStartedSchema, 404: messageSchema, 422: z.union([messageSchema, validationSchema]), 429: messageSchema, 503: messageSchema },
+    },
+  }, async (req) =>
+    startWebCall(app.ctx, { userId: req.user.id, assistantId: req.body.assistant_id, mode: req.body.mode ?? 'audio', variables: req.body.variables ?? {} }),
+  );
+
+  r.get('/web-calls/:id/media', {
+    websocket: true,
+    config: { auth: 'none' },
+    schema: {
+      tags,
+      summary: 'The media WebSocket of a browser call',
+      description: 'Open with the `media_path` from POST /api/user/web-calls. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting.',
+      params: z.object({ id: pathId() }),
+      querystring: z.object({ token: z.string().max(100).optional() }),
+      security: [],
+    },
+  }, async (ws, req) => {
+    const socket = browserSocket(ws);
+    const callId = req.params.id;
+    const mode = await spendMediaToken(app.ctx, callId, req.query.token ?? '');
+    const carrier = app.ctx.carriers.get('web');
+    const engine = app.ctx.services.calls;
+    if (!mode || !(carrier instanceof WebCarrier) || !engine) {
+      socket.close(CLOSE_TOKEN_REFUSED, 'token refused');
+      return;
+    }
+    carrier.attach(callId, socket, mode);
+    await engine.startCall(callId);
+    // Still waiting: the call was not this socket's to run (ended already, or another's).
+    if (carrier.detach(callId, socket)) socket.close(CLOSE_NOT_WAITING, 'call is not waiting');
+  });
+}
