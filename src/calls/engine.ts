@@ -7,7 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
-import type { PostCallField } from '../db/schema.js';
+import type { FillerConfig, PostCallField } from '../db/schema.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
@@ -144,6 +144,8 @@ export class CallEngine implements CallService {
       postCallSchema: call.post_call_schema,
       postCallEvaluation: call.post_call_evaluation,
       record: call.record,
+      fillers: call.fillers,
+      fillerConfig: call.filler_config,
     };
     const model = call.model ? { name: call.model } : undefined;
     const midCallTools: MidCallTool[] = call.tools;
@@ -187,6 +189,8 @@ export class CallEngine implements CallService {
         tools: midCallTools,
         endCallDescription: assistant.endCallToolDescription,
         variables,
+        fillers: assistant.fillers,
+        fillerConfig: assistant.fillerConfig,
       },
       { leg, llm: this.llm, tools: this.tools, clock: this.clock, log, turns: new TurnTracker(turnRecorder, this.clock) },
       {
@@ -347,7 +351,7 @@ const CLAIM_AND_LOAD = `
   SELECT c.id, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
          a.id AS assistant_id, a.variables AS assistant_variables, a.system_prompt, a.initial_message, a.wait_for_customer,
          a.end_call_on_voicemail, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
-         a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, m.name AS model,
+         a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
          (SELECT coalesce(json_agg(json_build_object(
                    'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
                    'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
@@ -378,6 +382,8 @@ interface LoadedCall {
   post_call_schema: PostCallField[];
   post_call_evaluation: boolean;
   record: boolean;
+  fillers: boolean;
+  filler_config: FillerConfig;
   model: string | null;
   tools: MidCallTool[];
 }

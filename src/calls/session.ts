@@ -17,7 +17,9 @@ import { toolFunction, type MidCallTool, type ToolOutcome } from './tool-runner.
 import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
-import { MemoryTurnRecorder, TurnTracker } from './turns.js';
+import { MemoryTurnRecorder, TurnTracker, type FillerReason } from './turns.js';
+import { FillerScheduler } from './fillers.js';
+import type { FillerConfig } from '../db/schema.js';
 
 /** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
 export const END_CALL_TOOL = 'end-call';
@@ -43,6 +45,9 @@ export interface SessionSettings {
   tools: MidCallTool[];
   endCallDescription: string | null;
   variables: Record<string, unknown>;
+  /** `fillers`: speak `fillerConfig` phrases while a tool runs or the LLM is slow (src/calls/fillers.ts). */
+  fillers?: boolean;
+  fillerConfig?: FillerConfig;
 }
 
 /** The seams where speech-to-text and text-to-speech stages slot in; text passes through today. */
@@ -104,6 +109,7 @@ export class CallSession {
   private readonly stages: SpeechStages;
   private readonly timers: CallTimers;
   private readonly turns: TurnTracker;
+  private readonly fillers: FillerScheduler;
   private readonly abort = new AbortController();
   private readonly lines: string[] = [];
   private readonly messages: ChatMessage[] = [];
@@ -128,6 +134,12 @@ export class CallSession {
   ) {
     this.stages = deps.stages ?? textStages;
     this.turns = deps.turns ?? new TurnTracker(new MemoryTurnRecorder(), deps.clock);
+    this.fillers = new FillerScheduler(
+      settings.fillers ?? false,
+      settings.fillerConfig ?? { neutral: [], negative: [], positive: [], question: [] },
+      deps.clock,
+      (text, reason) => this.sayFiller(text, reason),
+    );
     this.done = new Promise((resolve) => (this.resolve = resolve));
     if (deps.llm.transcriptNote) this.lines.push(deps.llm.transcriptNote);
     if (settings.systemPrompt.trim() !== '') this.messages.push({ role: 'system', content: settings.systemPrompt });
@@ -276,6 +288,22 @@ export class CallSession {
     }
   }
 
+  /** A filler phrase: heard (transcript, turn) but not part of the LLM's history. */
+  private sayFiller(text: string, reason: FillerReason): void {
+    if (this.ended) return;
+    this.lines.push(`AI: ${text}`);
+    this.turns.filler(text, reason);
+    this.stages.speak(this.deps.leg, text).catch((err: unknown) => this.deps.log.warn({ err }, 'speaking a filler failed'));
+  }
+
+  private lastCallerText(): string | null {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i]!;
+      if (m.role === 'user') return m.content;
+    }
+    return null;
+  }
+
   private turn(): void {
     if (this.turning) {
       this.pendingTurn = true;
@@ -305,17 +333,23 @@ export class CallSession {
   }
 
   private async llmTurn(): Promise<void> {
+    this.fillers.newTurn();
     for (let step = 0; step < MAX_STEPS_PER_TURN; step++) {
       this.timers.activity();
+      this.fillers.waiting('slow-llm', this.lastCallerText());
       const completion = await this.deps.llm.complete({
         model: this.settings.model,
         temperature: this.settings.temperature,
         messages: [...this.messages],
         tools: this.specs,
         signal: this.abort.signal,
-        onText: () => this.turns.stage('llmFirstToken'),
+        onText: () => {
+          this.fillers.cancel();
+          this.turns.stage('llmFirstToken');
+        },
         standInContext: { variables: this.settings.variables },
       });
+      this.fillers.cancel();
       if (this.ended) return;
       const text = completion.text.trim();
       // Providers that do not stream report the whole answer at once.
@@ -346,7 +380,8 @@ export class CallSession {
           this.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
           continue;
         }
-        const outcome = await this.deps.tools.run(tool, call.arguments);
+        this.fillers.waiting('tool');
+        const outcome = await this.deps.tools.run(tool, call.arguments).finally(() => this.fillers.cancel());
         this.toolRecords.push({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
         if (this.ended) return;
         this.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
@@ -362,6 +397,7 @@ export class CallSession {
   private end(status: Exclude<EndStatus, UnconnectedEnd>, reason: string, remote = false): void {
     if (this.ended) return;
     this.ended = true;
+    this.fillers.cancel();
     this.turns.finish();
     this.timers.stop();
     this.abort.abort();
