@@ -1,0 +1,72 @@
+/**
+ * Per-turn timings from the frame stream: a pass-through stage at the tail of the pipeline that
+ * stamps the call's `TurnTracker` (src/calls/turns.ts), which hands each finished turn to its
+ * `TurnRecorder` (the database one in the engine). The stages themselves know nothing of turn
+ * records: the caller's end of speech, the final transcript, the LLM's first token, the TTS's
+ * first byte, the first audio frame sent, barge-ins and fillers are all visible as frames.
+ */
+import type { TurnTracker } from '../turns.js';
+import type { Frame, TurnId } from './frames.js';
+import type { Push, Stage } from './pipeline.js';
+
+export class TurnRecordingStage implements Stage {
+  readonly name = 'turn-recording';
+  /** Tracker positions of our turns (the tracker numbers turns itself). */
+  private readonly positions = new Map<TurnId, number>();
+  /** The last end of turn (its `at` is when the final transcript was there). */
+  private lastEndOfTurn: { turn: TurnId; at: number } | null = null;
+
+  constructor(private readonly tracker: TurnTracker) {}
+
+  process(frame: Frame, push: Push): void {
+    this.observe(frame);
+    push(frame);
+  }
+
+  private observe(frame: Frame): void {
+    const t = this.tracker;
+    switch (frame.kind) {
+      case 'end-of-turn':
+        this.lastEndOfTurn = { turn: frame.turn, at: frame.at };
+        return;
+      case 'turn-started': {
+        const position = t.begin(frame.turnKind, frame.callerText, frame.at);
+        this.positions.set(frame.turn, position);
+        if (frame.turnKind === 'reply' && this.lastEndOfTurn) t.stage('finalTranscript', this.lastEndOfTurn.at);
+        this.lastEndOfTurn = null;
+        return;
+      }
+      case 'hang-up':
+        t.finish();
+        return;
+    }
+    // Everything below belongs to the tracker's open turn, and only when that is this frame's turn.
+    if (this.positions.get(frame.turn) !== t.current) return;
+    switch (frame.kind) {
+      case 'llm-delta':
+      case 'llm-done':
+      case 'tool-call':
+        t.stage('llmFirstToken', frame.at);
+        return;
+      case 'speak':
+        if (frame.source !== 'filler') t.assistantSaid(frame.text);
+        return;
+      case 'tts-audio':
+        t.stage('ttsFirstByte', frame.at);
+        return;
+      case 'audio-out':
+        t.stage('firstAudio', frame.at);
+        return;
+      case 'filler':
+        t.filler(frame.text, frame.reason, frame.at);
+        return;
+      case 'interruption':
+        t.bargeIn(frame.heardText, frame.at);
+        t.finish({ interrupted: true, heardText: frame.heardText, position: this.positions.get(frame.turn) });
+        return;
+      case 'playback-done':
+        t.finish({ position: this.positions.get(frame.turn) });
+        return;
+    }
+  }
+}
