@@ -45,6 +45,9 @@ const envSchema = z.object({
   /** Speech-to-speech (mode multimodal): an OpenAI Realtime WebSocket endpoint. */
   REALTIME_URL: z.string().url().optional(),
   REALTIME_API_KEY: z.string().optional(),
+  /** The embeddable widget: calls per minute one widget key may start, and one visitor (IP address) per key. */
+  WIDGET_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  WIDGET_CALLS_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014),
   PLATFORM_COST_PER_MINUTE: z.coerce.number().min(0).default(0.05),

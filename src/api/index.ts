@@ -13,6 +13,7 @@ import { sandboxRoutes } from './sandbox/routes.js';
 import { toolRoutes } from './tools/routes.js';
 import { webCallRoutes } from './web-calls/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { widgetRoutes } from './widget/routes.js';
 
 /** Every resource of the API, one plugin each (src/api/<resource>/routes.ts). */
 export async function registerApi(app: FastifyInstance): Promise<void> {
@@ -31,6 +32,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     webhookRoutes,
     providerKeyRoutes,
     webCallRoutes,
+    widgetRoutes,
   ]) {
     await app.register(plugin);
   }

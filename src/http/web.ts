@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Paths the service itself answers, never with the dashboard. */
-const SERVICE_PATHS = /^\/(api|docs|openapi\.json|health|ready|metrics|carriers|widget\.js)(\/|$)/;
+const SERVICE_PATHS = /^\/(api|docs|openapi\.json|health|ready|metrics|carriers|widget|widget\.js|web-calls|recordings)(\/|$)/;
 
 export async function registerDashboard(app: FastifyInstance, root = WEB_DIST): Promise<boolean> {
   if (!existsSync(path.join(root, 'index.html'))) {
