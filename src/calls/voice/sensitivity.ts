@@ -1,0 +1,52 @@
+/**
+ * The assistant's 0–5 sensitivity settings as numbers the voice core uses. Both scales read
+ * "higher = reacts sooner" (docs/decisions.md has the tables):
+ *
+ * - `interrupt_sensitivity` → how sure the VAD must be, and for how long the caller must speak,
+ *   before the assistant stops talking: threshold 0.85 − 0.1·s (0.85 … 0.35), minimum speech
+ *   300 − 40·s ms (300 … 100 ms). The word rule (`min_interrupt_words`) applies on top.
+ * - `endpoint_sensitivity` → the caller's silence that ends their turn (`endpoint_type: vad`):
+ *   900 − 120·s ms (900 … 300 ms); for `ai` the same value is the STT provider's endpointing,
+ *   and its utterance-end fallback is twice that, at least 1000 ms (Deepgram refuses less).
+ * Out-of-range or non-numeric values (the column is numeric text) are clamped to 0–5; a
+ * missing one counts as the column's default.
+ */
+export const SENSITIVITY_MIN = 0;
+export const SENSITIVITY_MAX = 5;
+
+function level(value: number | string | null | undefined, fallback: number): number {
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (n === null || n === undefined || !Number.isFinite(n)) return fallback;
+  return Math.min(SENSITIVITY_MAX, Math.max(SENSITIVITY_MIN, n));
+}
+
+export interface BargeInRule {
+  /** VAD speech probability at or above which caller audio counts as speech for barge-in. */
+  vadThreshold: number;
+  /** Speech must last this long before it interrupts the assistant. */
+  minSpeechMs: number;
+}
+
+export function bargeInRule(interruptSensitivity: number | string | null | undefined): BargeInRule {
+  const s = level(interruptSensitivity, 0.5);
+  return { vadThreshold: round2(0.85 - 0.1 * s), minSpeechMs: Math.round(300 - 40 * s) };
+}
+
+export interface EndpointRule {
+  /** VAD silence that ends the caller's turn. */
+  silenceMs: number;
+  /** Deepgram `endpointing` (speech_final after this silence). */
+  sttEndpointingMs: number;
+  /** Deepgram `utterance_end_ms` (the fallback when speech_final is dropped). */
+  utteranceEndMs: number;
+}
+
+export function endpointRule(endpointSensitivity: number | string | null | undefined): EndpointRule {
+  const s = level(endpointSensitivity, 0.5);
+  const silenceMs = Math.round(900 - 120 * s);
+  return { silenceMs, sttEndpointingMs: silenceMs, utteranceEndMs: Math.max(1000, 2 * silenceMs) };
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}

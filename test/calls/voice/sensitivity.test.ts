@@ -1,0 +1,62 @@
+/** The 0–5 sensitivity tables and the assistant's voice settings as provider stream options. */
+import { describe, expect, it } from 'vitest';
+import { bargeInRule, endpointRule } from '../../../src/calls/voice/sensitivity.js';
+import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from '../../../src/calls/voice/speech-options.js';
+
+describe('interrupt_sensitivity', () => {
+  it('maps 0–5 to a lower VAD threshold and a shorter minimum speech: higher reacts sooner', () => {
+    expect([0, 1, 2, 3, 4, 5].map((s) => bargeInRule(s))).toEqual([
+      { vadThreshold: 0.85, minSpeechMs: 300 },
+      { vadThreshold: 0.75, minSpeechMs: 260 },
+      { vadThreshold: 0.65, minSpeechMs: 220 },
+      { vadThreshold: 0.55, minSpeechMs: 180 },
+      { vadThreshold: 0.45, minSpeechMs: 140 },
+      { vadThreshold: 0.35, minSpeechMs: 100 },
+    ]);
+  });
+  it('reads the column’s numeric text, clamps out-of-range values and defaults what is missing', () => {
+    expect(bargeInRule('0.50')).toEqual({ vadThreshold: 0.8, minSpeechMs: 280 });
+    expect(bargeInRule(9)).toEqual(bargeInRule(5));
+    expect(bargeInRule(-1)).toEqual(bargeInRule(0));
+    expect(bargeInRule('abc')).toEqual(bargeInRule(0.5));
+    expect(bargeInRule(null)).toEqual(bargeInRule(0.5));
+  });
+});
+
+describe('endpoint_sensitivity', () => {
+  it('maps 0–5 to the silence that ends a turn (900 … 300 ms) and the STT endpointing with its utterance-end fallback', () => {
+    expect([0, 2.5, 5].map((s) => endpointRule(s))).toEqual([
+      { silenceMs: 900, sttEndpointingMs: 900, utteranceEndMs: 1800 },
+      { silenceMs: 600, sttEndpointingMs: 600, utteranceEndMs: 1200 },
+      { silenceMs: 300, sttEndpointingMs: 300, utteranceEndMs: 1000 },
+    ]);
+  });
+});
+
+const row: VoiceSettingsRow = {
+  voiceProvider: 'elevenlabs',
+  providerVoiceId: 'pNInz6obpgDQGcFmaJgB',
+  languageIso2: 'de',
+  voiceStability: '0.35',
+  voiceSimilarity: '0.90',
+  speechSpeed: '1.10',
+  endpointSensitivity: '5.00',
+};
+
+describe('speech options from the assistant', () => {
+  it('passes voice, language, stability, similarity and speed to text-to-speech', () => {
+    expect(ttsOptionsFor(row, 16000)).toEqual({
+      provider: 'elevenlabs',
+      options: { voice: 'pNInz6obpgDQGcFmaJgB', sampleRate: 16000, language: 'de', stability: 0.35, similarity: 0.9, speed: 1.1 },
+    });
+  });
+  it('the local voice without its own id speaks the assistant’s language; other providers get their default voice', () => {
+    expect(ttsOptionsFor({ ...row, voiceProvider: 'local', providerVoiceId: null }, 8000).options.voice).toBe('de');
+    expect(ttsOptionsFor({ ...row, voiceProvider: 'openai', providerVoiceId: ' ' }, 24000).options.voice).toBe('alloy');
+    expect(ttsOptionsFor({ ...row, languageIso2: null, voiceStability: '7', speechSpeed: 'x' }, 8000).options).toMatchObject({ language: 'en', stability: 1, speed: 1 });
+  });
+  it('passes language and endpointing to speech-to-text', () => {
+    expect(sttOptionsFor(row, 8000, ['Switchboard'])).toEqual({ sampleRate: 8000, language: 'de', endpointingMs: 300, utteranceEndMs: 1000, keywords: ['Switchboard'] });
+    expect(sttOptionsFor({ ...row, endpointSensitivity: '0' }, 16000)).toEqual({ sampleRate: 16000, language: 'de', endpointingMs: 900, utteranceEndMs: 1800 });
+  });
+});
