@@ -3,6 +3,9 @@
  * (src/calls/voice/frames.ts) downstream — caller audio at the head, the leg's playback at the
  * tail — and, rarely, upstream (playback marks back to the stages that care what was heard).
  *
+ * A frame sent upstream (`ctx.pushUp`) travels toward the head: the `push` a stage gets with it
+ * forwards it further up, so stages forward frames the same way whichever way they travel.
+ *
  * Delivery is one FIFO queue drained on the caller's stack: a frame pushed while another is
  * being processed waits its turn, so every stage sees frames in the order they were pushed and
  * no stage re-enters itself. Stages are synchronous; one that needs to wait (LLM, TTS) starts its
@@ -121,7 +124,8 @@ export class TurnControl {
   }
 }
 
-type Delivery = { index: number; frame: Frame };
+/** `up`: the frame travels toward the head (a stage's `push` forwards it further up). */
+type Delivery = { index: number; frame: Frame; up: boolean };
 
 export interface PipelineOptions {
   clock: Clock;
@@ -139,6 +143,7 @@ export class Pipeline {
   private readonly observers: ((frame: Frame, stage: string) => void)[] = [];
   private readonly contexts: StageContext[];
   private readonly pushes: Push[];
+  private readonly upPushes: Push[];
 
   constructor(
     private readonly stages: readonly Stage[],
@@ -147,11 +152,12 @@ export class Pipeline {
     this.turns = options.turns ?? new TurnControl();
     this.turns.onCancel = (turn, reason) => this.enqueue(0, { kind: 'cancel', turn, reason, at: this.options.clock.now() });
     this.pushes = stages.map((_, i) => (frame: Frame) => this.enqueue(i + 1, frame));
+    this.upPushes = stages.map((_, i) => (frame: Frame) => this.enqueue(i - 1, frame, true));
     this.contexts = stages.map((_, i) => ({
       clock: options.clock,
       log: options.log,
       turns: this.turns,
-      pushUp: (frame: Frame) => this.enqueue(i - 1, frame),
+      pushUp: this.upPushes[i]!,
     }));
     stages.forEach((stage, i) => stage.start?.(this.contexts[i]!, this.pushes[i]!));
   }
@@ -192,9 +198,10 @@ export class Pipeline {
     );
   }
 
-  private enqueue(index: number, frame: Frame): void {
+  private enqueue(index: number, frame: Frame, up = false): void {
+    // Upstream frames that pass the head have told every stage already.
     if (this.closed || index < 0) return;
-    this.queue.push({ index, frame });
+    this.queue.push({ index, frame, up });
     if (!this.draining) this.drain();
   }
 
@@ -202,8 +209,8 @@ export class Pipeline {
     this.draining = true;
     try {
       while (this.head < this.queue.length) {
-        const { index, frame } = this.queue[this.head++]!;
-        this.deliver(index, frame);
+        const { index, frame, up } = this.queue[this.head++]!;
+        this.deliver(index, frame, up);
       }
     } finally {
       this.queue.length = 0;
@@ -212,7 +219,7 @@ export class Pipeline {
     }
   }
 
-  private deliver(index: number, frame: Frame): void {
+  private deliver(index: number, frame: Frame, up: boolean): void {
     // Work of a cancelled turn goes no further.
     if (!isControl(frame) && this.turns.isCancelled(frame.turn)) return;
     const stage = this.stages[index];
@@ -222,7 +229,7 @@ export class Pipeline {
     }
     for (const observer of this.observers) observer(frame, stage.name);
     try {
-      stage.process(frame, this.pushes[index]!, this.contexts[index]!);
+      stage.process(frame, up ? this.upPushes[index]! : this.pushes[index]!, this.contexts[index]!);
     } catch (err) {
       this.options.log.error({ err, stage: stage.name, frame: frame.kind }, 'a voice stage failed');
       if (frame.kind !== 'error') {

@@ -53,12 +53,17 @@ describe('Pipeline', () => {
     expect(out).toEqual(seen);
   });
 
-  it('sends frames upstream with pushUp', () => {
+  it('sends frames upstream with pushUp, forwarded further up by the stages on the way', () => {
     const clock = new FakeClock();
     const heads: string[] = [];
+    const middles: string[] = [];
     const head = stage('head', (frame, push) => {
       heads.push(describeFrame(frame));
-      if (frame.kind !== 'playback-done') push(frame);
+      push(frame);
+    });
+    const middle = stage('middle', (frame, push) => {
+      middles.push(describeFrame(frame));
+      push(frame);
     });
     const tail: Stage = {
       name: 'tail',
@@ -67,9 +72,13 @@ describe('Pipeline', () => {
         push(frame);
       },
     };
-    const p = new Pipeline([head, tail], { clock, log });
+    const p = new Pipeline([head, middle, tail], { clock, log });
+    const out: string[] = [];
+    p.onOutput((f) => out.push(describeFrame(f)));
     p.push({ kind: 'speak', turn: 0, text: 'Hi.', source: 'scripted', at: 0 });
     expect(heads).toEqual(['speak#0:Hi.', 'playback-done#0']);
+    expect(middles).toEqual(['speak#0:Hi.', 'playback-done#0']);
+    expect(out).toEqual(['speak#0:Hi.']);
   });
 
   it('cancels a turn: aborts its signal, tells every stage, and drops its later work frames', async () => {

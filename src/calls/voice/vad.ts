@@ -1,0 +1,137 @@
+/**
+ * Voice activity detection as a stage: caller audio in, `speech-started` / `speech-stopped`
+ * frames out (audio passes on unchanged). The model that scores windows is behind
+ * `VadModel`: Silero VAD v5 (src/audio/vad, when present) in production; `EnergyVad` below is
+ * only the fallback for a deployment whose model file is missing — it hears any loud noise as
+ * speech.
+ *
+ * Hysteresis as in Silero's own iterator: speech starts after `startMs` of windows at or above
+ * the threshold, and stops after `stopMs` of windows below `threshold - 0.15`. The threshold is
+ * read per window (`threshold()`), so the composition can raise or lower it while the assistant
+ * speaks (interrupt_sensitivity → barge-in threshold).
+ */
+import { dbfs } from '../../audio/pcm.js';
+import { Resampler } from '../../audio/resample.js';
+import type { Frame } from './frames.js';
+import type { Push, Stage, StageContext } from './pipeline.js';
+
+export interface VadModel {
+  /** The rate the model scores (audio is resampled to it). */
+  readonly sampleRate: number;
+  /** Samples per scored window at `sampleRate`. */
+  readonly windowSamples: number;
+  /** Speech probability 0–1 of the next window, in order (state carries across windows). */
+  probability(window: Int16Array): number | Promise<number>;
+  close?(): void;
+}
+
+/** Loudness as "probability": −50 dBFS and below 0, −30 dBFS and above 1. Fallback only. */
+export class EnergyVad implements VadModel {
+  readonly windowSamples: number;
+  constructor(readonly sampleRate: number) {
+    this.windowSamples = Math.round(sampleRate / 50);
+  }
+  probability(window: Int16Array): number {
+    const level = dbfs(window);
+    return Math.min(1, Math.max(0, (level + 50) / 20));
+  }
+}
+
+export interface VadStageOptions {
+  model: VadModel;
+  /** Rate of the caller audio (the leg's). */
+  inputRate: number;
+  /** Probability at or above which a window counts as speech. */
+  threshold: () => number;
+  /** Speech this long starts an utterance. */
+  startMs?: number;
+  /** Silence this long ends it. */
+  stopMs?: number;
+}
+
+export class VadStage implements Stage {
+  readonly name = 'vad';
+  private readonly resampler: Resampler | null;
+  private pending = new Int16Array(0);
+  private speaking = false;
+  private speechRun = 0;
+  private silenceRun = 0;
+  private silenceStartedAt = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly windowMs: number;
+  private readonly startMs: number;
+  private readonly stopMs: number;
+
+  constructor(private readonly options: VadStageOptions) {
+    const { model, inputRate } = options;
+    this.resampler = inputRate === model.sampleRate ? null : new Resampler(inputRate, model.sampleRate);
+    this.windowMs = (model.windowSamples / model.sampleRate) * 1000;
+    this.startMs = options.startMs ?? 90;
+    this.stopMs = options.stopMs ?? 300;
+  }
+
+  /** True between `speech-started` and `speech-stopped`. */
+  get inSpeech(): boolean {
+    return this.speaking;
+  }
+
+  process(frame: Frame, push: Push, ctx: StageContext): void {
+    push(frame);
+    if (frame.kind !== 'audio-in') return;
+    const samples = this.resampler ? this.resampler.process(frame.samples) : frame.samples;
+    const joined = new Int16Array(this.pending.length + samples.length);
+    joined.set(this.pending);
+    joined.set(samples, this.pending.length);
+    const size = this.options.model.windowSamples;
+    let offset = 0;
+    for (; offset + size <= joined.length; offset += size) {
+      const window = joined.slice(offset, offset + size);
+      const at = frame.at;
+      const result = this.options.model.probability(window);
+      if (typeof result === 'number') this.score(result, at, push, ctx);
+      else {
+        this.chain = this.chain
+          .then(() => result)
+          .then((p) => {
+            if (!this.closed) this.score(p, at, push, ctx);
+          })
+          .catch((err: unknown) => ctx.log.warn({ err }, 'voice activity detection failed on a window'));
+      }
+    }
+    this.pending = joined.slice(offset);
+  }
+
+  private score(probability: number, at: number, push: Push, ctx: StageContext): void {
+    const threshold = this.options.threshold();
+    if (probability >= threshold) {
+      this.silenceRun = 0;
+      if (!this.speaking) {
+        this.speechRun += this.windowMs;
+        if (this.speechRun >= this.startMs) {
+          this.speaking = true;
+          this.speechRun = 0;
+          push({ kind: 'speech-started', turn: ctx.turns.current, at, probability });
+        }
+      }
+      return;
+    }
+    if (!this.speaking) {
+      this.speechRun = 0;
+      return;
+    }
+    if (probability >= threshold - 0.15) return;
+    if (this.silenceRun === 0) this.silenceStartedAt = at;
+    this.silenceRun += this.windowMs;
+    if (this.silenceRun >= this.stopMs) {
+      this.speaking = false;
+      this.silenceRun = 0;
+      push({ kind: 'speech-stopped', turn: ctx.turns.current, at: this.silenceStartedAt });
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.options.model.close?.();
+  }
+}
