@@ -49,11 +49,16 @@ const envSchema = z.object({
   WIDGET_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   WIDGET_CALLS_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: pino-pretty lines when stdout is a terminal, JSON lines otherwise (src/logger.ts). */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014),
   PLATFORM_COST_PER_MINUTE: z.coerce.number().min(0).default(0.05),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** The names of every setting, for the README/.env.example consistency test and `doctor`. */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
 export interface Config extends Env {
   publicBaseUrl: string;

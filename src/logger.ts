@@ -1,4 +1,8 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { build as prettyStream } from 'pino-pretty';
+
+/** `auto`: readable lines when stdout is a terminal, one JSON object per line otherwise. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /**
  * Log options shared by the HTTP server and the background parts. Secrets and personal
@@ -28,8 +32,28 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-export function createLogger(level = 'info'): Logger {
-  return pino(loggerOptions(level));
+/** True when log lines should be rendered for a person rather than a log collector. */
+export function wantsPretty(format: LogFormat, stdoutIsTty = Boolean(process.stdout.isTTY)): boolean {
+  return format === 'pretty' || (format === 'auto' && stdoutIsTty);
+}
+
+/**
+ * The process logger. Pretty output is rendered in this thread (a synchronous stream, no
+ * worker transport), so a line is complete on the terminal before the next statement runs
+ * and nothing interleaves with the start-up banner.
+ */
+export function createLogger(level = 'info', format: LogFormat = 'json', destination?: DestinationStream): Logger {
+  if (wantsPretty(format)) {
+    const pretty = prettyStream({
+      colorize: Boolean(process.stdout.isTTY),
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      sync: true,
+      ...(destination ? { destination } : {}),
+    });
+    return pino(loggerOptions(level), pretty);
+  }
+  return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
 }
 
 export type { Logger };

@@ -4,6 +4,23 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './service.js';
 
+function firstStartBanner(tokens: { adminToken?: string; demoToken?: string }, baseUrl: string): string {
+  const rule = '  ' + '─'.repeat(72);
+  const lines = [
+    '',
+    rule,
+    '  Switchboard is ready. These tokens are shown once; keep them.',
+    tokens.adminToken ? `  Admin token (ADMIN API):  ${tokens.adminToken}` : '  Admin token: from ADMIN_TOKEN',
+    `  Demo user token:          ${tokens.demoToken}`,
+    '',
+    `  Try: curl -H "Authorization: Bearer ${tokens.demoToken}" ${baseUrl}/api/user/me`,
+    `  Dashboard: ${baseUrl}/`,
+    rule,
+    '',
+  ];
+  return lines.join('\n') + '\n';
+}
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -15,22 +32,17 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger(config.LOG_LEVEL);
+  const log = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
   const service = await startService({ config, log, parts: fullProcess });
 
-  if (service.bootstrap.demoToken) {
-    const lines = [
-      '',
-      '  Switchboard is ready. These tokens are shown once; keep them.',
-      service.bootstrap.adminToken ? `  Admin token (ADMIN API):  ${service.bootstrap.adminToken}` : '  Admin token: from ADMIN_TOKEN',
-      `  Demo user token:          ${service.bootstrap.demoToken}`,
-      '',
-      `  Try: curl -H "Authorization: Bearer ${service.bootstrap.demoToken}" ${config.publicBaseUrl}/api/user/me`,
-      '',
-    ];
-    process.stdout.write(lines.join('\n') + '\n');
-  }
   log.info({ url: service.url }, 'Switchboard listening');
+  if (service.bootstrap.demoToken) {
+    // The banner is for the person at the terminal, not for the log collector: it goes to
+    // stderr, framed, after the log lines of start-up, so stdout stays one JSON object per
+    // line and the tokens never enter a log pipeline.
+    process.stderr.write(firstStartBanner(service.bootstrap, config.publicBaseUrl));
+    log.info('first start: the admin and demo tokens were printed on stderr');
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -14,7 +14,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-main-'));
 fs.chmodSync(dataDir, 0o755);
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const start = () => startMain({ DATA_DIR: dataDir });
+const start = () => startMain({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
 const stop = stopMain;
 
 describe.runIf(inject('pgPrefix') === 'sbt_')('npm start', () => {
@@ -24,6 +24,12 @@ describe.runIf(inject('pgPrefix') === 'sbt_')('npm start', () => {
     const adminToken = /Admin token \(ADMIN API\):\s+(\S+)/.exec(first.output())?.[1];
     expect(token).toMatch(/^sb_/);
     expect(adminToken).toMatch(/^sb_admin_/);
+    // The banner is apart from the log: stdout (not a terminal here) is JSON lines only,
+    // and no token reaches it.
+    const logLines = first.stdout().split('\n').filter((l) => l.trim() !== '');
+    expect(logLines.map((l) => JSON.parse(l).msg)).toContain('Switchboard listening');
+    expect(first.stdout()).not.toContain(token!);
+    expect(first.stdout()).not.toContain(adminToken!);
     const me = await fetch(`${first.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ name: 'Demo' });
