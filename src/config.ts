@@ -49,6 +49,8 @@ const envSchema = z.object({
   WIDGET_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   WIDGET_CALLS_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A bearer token that may read /metrics (besides the admin token), for a Prometheus scraper. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** `auto`: pino-pretty lines when stdout is a terminal, JSON lines otherwise (src/logger.ts). */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014),

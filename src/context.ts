@@ -4,6 +4,7 @@ import type { AdminAuth } from './accounts/admin-token.js';
 import type { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Database } from './db/pool.js';
+import type { Metrics } from './observability/metrics.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { CarrierRegistry } from './telephony/registry.js';
 
@@ -32,4 +33,9 @@ export interface AppContext {
 export interface Services {
   /** The job queue, present when the process runs background parts. */
   boss?: PgBoss;
+  /**
+   * This process's Prometheus metrics (src/observability/metrics.ts), made by the composition
+   * root before any part starts. Optional only so hand-built contexts in tests need none.
+   */
+  metrics?: Metrics;
 }

@@ -22,6 +22,7 @@ import { runMigrations } from './db/migrate.js';
 import { connect } from './db/pool.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
+import { Metrics } from './observability/metrics.js';
 import type { BackgroundPart, PartFactory } from './parts.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { CarrierRegistry } from './telephony/registry.js';
@@ -53,6 +54,18 @@ export interface RunningService {
   url?: string;
   bootstrap: BootstrapResult;
   close(): Promise<void>;
+}
+
+/** Scrape-time gauges of the process itself: its pool and the calls it runs. */
+function observeProcess(ctx: AppContext): void {
+  const metrics = ctx.services.metrics!;
+  const { pool } = ctx.database;
+  const help = 'Connections of the shared database pool, by state (total, idle, waiting = requests queued for one).';
+  metrics.gauge('switchboard_db_pool_connections', help, () => pool.totalCount, { state: 'total' });
+  metrics.gauge('switchboard_db_pool_connections', help, () => pool.idleCount, { state: 'idle' });
+  metrics.gauge('switchboard_db_pool_connections', help, () => pool.waitingCount, { state: 'waiting' });
+  metrics.gauge('switchboard_db_pool_max', 'Size limit of the shared database pool.', () => pool.options.max ?? 10);
+  metrics.gauge('switchboard_calls_live', 'Calls this process is running now.', () => ctx.services.calls?.activeCalls() ?? 0);
 }
 
 export async function startService(opts: StartOptions): Promise<RunningService> {
@@ -98,8 +111,9 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       carriers: opts.carriers ?? carriersFromConfig(config),
       providers: opts.providers ?? providersFromConfig(config),
       instanceId: randomBytes(6).toString('hex'),
-      services: {},
+      services: { metrics: new Metrics() },
     };
+    observeProcess(ctx);
     // Revoked tokens, disabled users and a rotated admin token reach this process's caches at once.
     accountChanges = listenForAccountChanges({ connectionString: url, log, tokens: ctx.tokens, admin: ctx.adminAuth });
     await accountChanges.start();

@@ -263,13 +263,16 @@ export class CallEngine implements CallService {
     const client = await this.ctx.database.pool.connect();
     try {
       if (inTransaction) await client.query('BEGIN');
-      let moved = await transitionCall(client, log, callId, from, result.status, fields);
+      let finalStatus: CallStatus = result.status;
+      let moved = await transitionCall(client, log, callId, from, finalStatus, fields);
       if (!moved && isLive(from)) {
         // The outcome does not fit what was persisted (a transition failed on the way): end it anyway.
-        moved = await transitionCall(client, log, callId, from, 'ended', fields);
+        finalStatus = 'ended';
+        moved = await transitionCall(client, log, callId, from, finalStatus, fields);
       }
       if (moved && inTransaction) await events!.emit(executorOf(client), { callId, userId: moved.userId });
       if (inTransaction) await client.query('COMMIT');
+      if (moved) this.ctx.services.metrics?.callFinished(finalStatus);
       log.info({ status: result.status, duration: post?.durationSec ?? 0 }, 'call finished');
     } catch (err) {
       if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);

@@ -24,6 +24,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics.js';
 import type { CallService, DbOrTx } from '../calls/types.js';
 import type { Db } from '../db/pool.js';
 import { liveCalls, lockUserCalls } from './limits.js';
@@ -48,6 +49,8 @@ export interface DialerOptions {
   reconcileGraceSeconds?: number;
   /** Connection settings for the LISTEN connection; omitted = no LISTEN. */
   listen?: pg.ClientConfig;
+  /** Where claims are counted (src/observability/metrics.ts); omitted = not counted. */
+  metrics?: Pick<Metrics, 'dialerClaimed'>;
 }
 
 interface CampaignRow {
@@ -368,6 +371,7 @@ export class Dialer {
       }
       return placed.map((p) => p.callId);
     });
+    this.opts.metrics?.dialerClaimed(created.length);
     for (const callId of created) {
       this.dialed++;
       engine.startCall(callId).catch((err) => this.log.error({ err, callId }, 'dialer: starting a call failed'));

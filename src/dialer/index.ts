@@ -32,11 +32,24 @@ export function dialerPart(ctx: AppContext): BackgroundPart | null {
     db: database.db,
     log: ctx.log.child({ part: 'dialer' }),
     calls: () => ctx.services.calls,
+    metrics: ctx.services.metrics,
     listen: {
       connectionString: url,
       application_name: 'switchboard-dialer-listen',
     },
   });
+  // Cluster-wide, read at scrape time: leads still to be dialled in running campaigns.
+  ctx.services.metrics?.gauge(
+    'switchboard_dialer_backlog',
+    'Leads not yet final in running campaigns (all instances; aggregate with max).',
+    async () => {
+      const res = await database.pool.query<{ n: number }>(
+        `select count(*)::int as n from leads l join campaigns c on c.id = l.campaign_id
+          where c.status = 'in-progress' and l.status = 'created'`,
+      );
+      return res.rows[0]?.n ?? 0;
+    },
+  );
   return {
     name: 'dialer',
     provides: { dialer },
@@ -48,7 +61,10 @@ export function dialerPart(ctx: AppContext): BackgroundPart | null {
         async (batch) => {
           let next = 0;
           const worker = async () => {
-            while (next < batch.length) await dialer.onCallFinished(batch[next++].callId);
+            while (next < batch.length) {
+              const settled = await dialer.onCallFinished(batch[next++].callId);
+              if (settled) ctx.services.metrics?.leadSettled(settled.outcome);
+            }
           };
           await Promise.all(Array.from({ length: Math.min(SETTLE_CONCURRENCY, batch.length) }, worker));
         },

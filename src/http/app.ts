@@ -17,6 +17,7 @@ import { laravelErrors } from '../api/toolkit/validation.js';
 import { isDashboardNavigation, registerDashboard, sendDashboard } from './web.js';
 import { hashToken } from '../accounts/tokens.js';
 import { registerOpenApi } from './openapi.js';
+import { registerMetrics } from './metrics.js';
 
 
 /** Raised by the schema validator; turned into 404 (path params) or 422 (everything else). */
@@ -168,6 +169,8 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
 
   // Media sockets (browser calls, carriers' media streams); frames are small audio chunks.
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
+  if (ctx.services.metrics) registerMetrics(app, ctx, ctx.services.metrics);
+
   await registerOpenApi(app);
   await app.register(registerApi);
   dashboard = await registerDashboard(app);

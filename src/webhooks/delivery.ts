@@ -448,6 +448,15 @@ export class WebhookDelivery {
       await this.boss.complete(DELIVER_QUEUE, group.map((f) => f.jobId), { db: executor } as PgBoss.ConnectionOptions);
     });
     for (const n of next) this.wakeAfter(delays.get(n.messageId)! * 1000);
+    const metrics = this.ctx.services.metrics;
+    if (metrics) {
+      for (const { msg, result: r } of group) {
+        if (!r) continue;
+        if (r.outcome === 'delivered') metrics.webhookAttempt('delivered');
+        else if (r.outcome === 'stop') metrics.webhookAttempt('stopped');
+        else metrics.webhookAttempt(msg.attempt <= schedule.length ? 'retry' : 'gave_up');
+      }
+    }
   }
 
   /**
