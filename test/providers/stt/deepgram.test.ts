@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { concat, silence } from '../../../src/audio/pcm.js';
+import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
+import type { SttEvent, SttStream, SttStreamOptions } from '../../../src/providers/stt/types.js';
+import { ClipBook } from '../../support/doubles/clips.js';
+import { DeepgramDouble } from '../../support/doubles/deepgram.js';
+
+const clips = new ClipBook();
+let double: DeepgramDouble;
+const RATE = 8000;
+const GREETING = 'Hello, I would like to book a table for two.';
+const YES = 'Yes, please, at eight.';
+
+beforeAll(async () => {
+  double = await new DeepgramDouble(clips).start();
+  clips.say(GREETING, RATE);
+  clips.say(YES, RATE);
+});
+afterAll(() => double.close());
+beforeEach(() =>
+  Object.assign(double.knobs, { failAuth: false, finalDelayMs: 0, dropSpeechFinal: false, dropUtteranceEnd: false, closeAfterAudioMs: null, idleCloseMs: 10_000 }),
+);
+
+const stt = (over: Partial<ConstructorParameters<typeof DeepgramStt>[0]> = {}) => new DeepgramStt({ url: double.url, apiKey: double.knobs.apiKey, ...over });
+const options: SttStreamOptions = { sampleRate: RATE, language: 'en', endpointingMs: 300, utteranceEndMs: 1000 };
+
+/** Opens a stream that records its events. */
+async function open(provider = stt(), opts = options): Promise<{ stream: SttStream; events: SttEvent[]; next: (pred: (e: SttEvent) => boolean) => Promise<SttEvent> }> {
+  const events: SttEvent[] = [];
+  const waiters: { pred: (e: SttEvent) => boolean; resolve: (e: SttEvent) => void }[] = [];
+  const stream = await provider.open(opts, (e) => {
+    events.push(e);
+    for (const w of waiters.splice(0)) if (w.pred(e)) w.resolve(e);
+    else waiters.push(w);
+  });
+  const next = (pred: (e: SttEvent) => boolean) =>
+    new Promise<SttEvent>((resolve, reject) => {
+      const seen = events.find(pred);
+      if (seen) return resolve(seen);
+      const timer = setTimeout(() => reject(new Error(`no such event; got ${JSON.stringify(events)}`)), 5000);
+      waiters.push({ pred, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+    });
+  return { stream, events, next };
+}
+
+/** Writes audio in 20 ms frames, the way a call delivers it. */
+function play(stream: SttStream, samples: Int16Array): void {
+  const frame = RATE / 50;
+  for (let i = 0; i < samples.length; i += frame) stream.write(samples.subarray(i, i + frame));
+}
+
+const utterance = (text: string, trailingMs = 1300) => concat([silence(200, RATE), clips.say(text, RATE), silence(trailingMs, RATE)]);
+
+describe('Deepgram live adapter against the Deepgram double', () => {
+  it('sends the settings in the query string and the key as a Token header', async () => {
+    const { stream } = await open(stt({ model: 'nova-3' }), { ...options, keywords: ['Anna', ' '] });
+    play(stream, silence(100, RATE));
+    await stream.close();
+    const q = double.connections.at(-1)!.query;
+    expect(Object.fromEntries(q)).toMatchObject({
+      model: 'nova-3', language: 'en', encoding: 'linear16', sample_rate: '8000', channels: '1', interim_results: 'true',
+      endpointing: '300', utterance_end_ms: '1000', vad_events: 'true', smart_format: 'true',
+    });
+    expect(q.getAll('keyterm')).toEqual(['Anna']);
+  });
+
+  it('reports speech-started, interim and final transcripts, speech_final and utterance-end for real speech, in that order', async () => {
+    const { stream, events, next } = await open();
+    play(stream, utterance(GREETING));
+    await next((e) => e.type === 'utterance-end');
+    const kinds = events.map((e) => (e.type === 'transcript' ? `${e.isFinal ? 'final' : 'interim'}${e.speechFinal ? '+speech_final' : ''}` : e.type));
+    expect(kinds[0]).toBe('speech-started');
+    expect(kinds).toContain('interim');
+    expect(kinds.slice(-2)).toEqual(['final+speech_final', 'utterance-end']);
+    const interims = events.filter((e): e is Extract<SttEvent, { type: 'transcript' }> => e.type === 'transcript' && !e.isFinal);
+    for (const i of interims) expect(GREETING.startsWith(i.text)).toBe(true);
+    const final = events.find((e) => e.type === 'transcript' && e.isFinal);
+    expect(final).toEqual({ type: 'transcript', text: GREETING, isFinal: true, speechFinal: true });
+    expect(double.connections.at(-1)!.heard[0].score).toBeGreaterThan(0.9);
+    await stream.close();
+  });
+
+  it('still ends the turn by utterance-end when speech_final never comes', async () => {
+    double.knobs.dropSpeechFinal = true;
+    const { stream, events, next } = await open();
+    play(stream, utterance(YES));
+    await next((e) => e.type === 'utterance-end');
+    const finals = events.filter((e) => e.type === 'transcript' && e.isFinal);
+    expect(finals).toEqual([{ type: 'transcript', text: YES, isFinal: true, speechFinal: false }]);
+    await stream.close();
+  });
+
+  it('finalize forces out what was heard so far (from_finalize), and close ends with Metadata and a clean close', async () => {
+    const { stream, events, next } = await open();
+    play(stream, concat([silence(100, RATE), clips.say(YES, RATE)])); // no trailing silence: no endpoint yet
+    stream.finalize();
+    const final = await next((e) => e.type === 'transcript' && e.isFinal);
+    expect(final).toMatchObject({ text: YES, speechFinal: false });
+    const conn = double.connections.at(-1)!;
+    await stream.close();
+    expect(conn.controls.map((c) => c.type)).toEqual(['Finalize', 'CloseStream']);
+    expect(conn.sent.find((m) => m.from_finalize)).toMatchObject({ type: 'Results', is_final: true });
+    expect(conn.sent.at(-1)!.type).toBe('Metadata');
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+
+  it('keeps the audio written while connecting and sends it in order once open', async () => {
+    const { stream, next } = await open();
+    play(stream, utterance(GREETING)); // written at once, before the handshake completes
+    await next((e) => e.type === 'transcript' && e.isFinal);
+    await stream.close();
+    expect(double.connections.at(-1)!.heard.map((h) => h.text)).toEqual([GREETING]);
+  });
+
+  it('drops the oldest audio beyond maxPendingMs while connecting, saying so once (non-fatal)', async () => {
+    const { stream, events } = await open(stt({ maxPendingMs: 1000 }));
+    play(stream, concat([utterance(GREETING, 0), utterance(YES)]));
+    await stream.close();
+    expect(events.filter((e) => e.type === 'error')).toEqual([{ type: 'error', fatal: false, message: 'Deepgram is not connected yet: the oldest buffered audio was dropped' }]);
+    // Only the last second arrived (trailing silence): nothing of the greeting was heard.
+    const conn = double.connections.at(-1)!;
+    expect(conn.audioMs).toBeLessThanOrEqual(1000);
+    expect(conn.audioMs).toBeGreaterThan(900);
+    expect(conn.heard.map((h) => h.text)).not.toContain(GREETING);
+  });
+
+  it('sends KeepAlive while no audio flows, so the idle close never comes', async () => {
+    double.knobs.idleCloseMs = 300;
+    const { stream, events } = await open(stt({ keepAliveMs: 100 }));
+    await new Promise((r) => setTimeout(r, 700));
+    const conn = double.connections.at(-1)!;
+    expect(conn.controls.filter((c) => c.type === 'KeepAlive').length).toBeGreaterThanOrEqual(3);
+    expect(conn.closed).toBe(false);
+    expect(events).toEqual([]);
+    await stream.close();
+  });
+
+  it('reports the idle close as a fatal error when nothing keeps the stream alive', async () => {
+    double.knobs.idleCloseMs = 200;
+    const { next, stream } = await open(stt({ keepAliveMs: 60_000 }));
+    const error = await next((e) => e.type === 'error');
+    expect(error).toMatchObject({ fatal: true, message: expect.stringContaining('1011') });
+    expect((error as { message: string }).message).toContain('net0001');
+    await stream.close();
+  });
+
+  it('reports a refused key as a fatal error naming the HTTP status and Deepgram\'s reason', async () => {
+    double.knobs.failAuth = true;
+    const { next } = await open();
+    const error = await next((e) => e.type === 'error');
+    expect(error).toEqual({ type: 'error', fatal: true, message: 'Deepgram refused the connection: HTTP 401 Invalid credentials.' });
+  });
+
+  it('reports a close in the middle of the stream as fatal; a new stream then works (the core reconnects)', async () => {
+    double.knobs.closeAfterAudioMs = 300;
+    const first = await open();
+    play(first.stream, utterance(GREETING));
+    const error = await first.next((e) => e.type === 'error');
+    expect(error).toMatchObject({ fatal: true, message: expect.stringContaining('Deepgram closed the stream: 1011') });
+    first.stream.write(silence(20, RATE)); // ignored after the stream is gone
+    double.knobs.closeAfterAudioMs = null;
+    const second = await open();
+    play(second.stream, utterance(YES));
+    expect(await second.next((e) => e.type === 'transcript' && e.isFinal)).toMatchObject({ text: YES });
+    await second.stream.close();
+  });
+
+  it('delivers delayed finals in order, and close waits for the last results before the socket closes', async () => {
+    double.knobs.finalDelayMs = 150;
+    const { stream, events } = await open();
+    stream.write(silence(20, RATE));
+    await new Promise((r) => setTimeout(r, 100)); // connected: nothing is held back
+    play(stream, concat([utterance(GREETING, 500), utterance(YES, 100)]));
+    await stream.close();
+    const finals = events.flatMap((e) => (e.type === 'transcript' && e.isFinal && e.text ? [e.text] : []));
+    expect(finals).toEqual([GREETING, YES]);
+  });
+
+  it('leaves an utterance no clip matches empty rather than inventing words', async () => {
+    const { stream, events } = await open();
+    play(stream, concat([silence(100, RATE), new ClipBook().say('Completely unregistered words here.', RATE), silence(400, RATE)]));
+    await stream.close();
+    const conn = double.connections.at(-1)!;
+    expect(conn.heard).toHaveLength(1);
+    expect(conn.heard[0].score).toBe(0);
+    // The empty speech_final still ends the caller's turn.
+    expect(events.filter((e) => e.type === 'transcript')).toEqual([{ type: 'transcript', text: '', isFinal: true, speechFinal: true }]);
+  });
+});

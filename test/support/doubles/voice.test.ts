@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { concat, silence } from '../../../src/audio/pcm.js';
+import { loadConfig } from '../../../src/config.js';
+import { speechProviders } from '../../../src/providers/speech.js';
+import type { SttEvent } from '../../../src/providers/stt/types.js';
+import type { TtsEvent } from '../../../src/providers/tts/types.js';
+import { startVoiceDoubles, type VoiceDoubles } from './voice.js';
+
+let voice: VoiceDoubles;
+beforeAll(async () => {
+  voice = await startVoiceDoubles();
+});
+afterAll(() => voice.close());
+
+describe('startVoiceDoubles', () => {
+  it('gives an environment the service configuration accepts, which selects the doubles as providers', () => {
+    const config = loadConfig({ ...voice.env });
+    const providers = speechProviders(config);
+    expect(providers.stt.map((p) => p.name)).toEqual(['deepgram']);
+    expect(providers.tts.map((p) => p.name)).toContain('elevenlabs');
+    expect(config.LLM_BASE_URL).toBe(voice.llm.baseUrl);
+  });
+
+  it('round trip through the real adapters: what the TTS double says, the STT double recognises (shared clips)', async () => {
+    const providers = speechProviders(loadConfig({ ...voice.env }));
+    const tts = providers.tts.find((p) => p.name === 'elevenlabs')!;
+    const audio: Int16Array[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const s = tts.open({ voice: 'v1', sampleRate: 8000, language: 'en' }, (e: TtsEvent) => {
+        if (e.type === 'audio') audio.push(e.samples);
+        if (e.type === 'done') resolve();
+        if (e.type === 'error') reject(new Error(e.message));
+      });
+      s.push('Your table is booked for eight.');
+      s.end();
+    });
+    const events: SttEvent[] = [];
+    const stt = await providers.stt[0].open({ sampleRate: 8000, language: 'en', endpointingMs: 300 }, (e) => events.push(e));
+    const caller = voice.say('Thank you, goodbye.', 8000);
+    const stream = concat([silence(200, 8000), ...audio, silence(500, 8000), caller, silence(500, 8000)]);
+    for (let i = 0; i < stream.length; i += 160) stt.write(stream.subarray(i, i + 160));
+    await stt.close();
+    const finals = events.flatMap((e) => (e.type === 'transcript' && e.isFinal ? [e.text] : []));
+    expect(finals).toEqual(['Your table is booked for eight.', 'Thank you, goodbye.']);
+  });
+});
