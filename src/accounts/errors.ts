@@ -7,6 +7,7 @@ export type AccountErrorKind =
   | 'email-taken'
   | 'user-disabled'
   | 'invalid-phone'
+  | 'phone-taken'
   | 'token-not-found'
   | 'number-not-found'
   | 'admin-token-from-env';

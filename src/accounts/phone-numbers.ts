@@ -8,7 +8,7 @@ import type { Db } from '../db/pool.js';
 import { assistants, phoneNumbers } from '../db/schema.js';
 import { countryOf, toE164 } from '../lib/phone.js';
 import { AccountError } from './errors.js';
-import { requireUser } from './users.js';
+import { requireUser, uniqueViolation } from './users.js';
 
 export const PHONE_NUMBER_TYPES = ['Normal', 'SIP', 'Caller ID'] as const;
 export type PhoneNumberType = (typeof PHONE_NUMBER_TYPES)[number];
@@ -37,6 +37,7 @@ export async function addPhoneNumber(db: Db, input: NewPhoneNumber, region: stri
   await requireUser(db, input.userId);
   const e164 = toE164(input.phoneNumber, region);
   if (!e164) throw new AccountError('invalid-phone', 'Invalid phone number');
+  // The unique index decides (two admins adding the same number at once both reach the insert).
   const [row] = await db
     .insert(phoneNumbers)
     .values({
@@ -45,7 +46,11 @@ export async function addPhoneNumber(db: Db, input: NewPhoneNumber, region: stri
       countryCode: (input.countryCode ?? countryOf(e164)).toUpperCase(),
       typeLabel: input.typeLabel,
     })
-    .returning();
+    .returning()
+    .catch((err: unknown) => {
+      if (uniqueViolation(err)) throw new AccountError('phone-taken', 'The phone number has already been taken.');
+      throw err;
+    });
   return { ...row, assigned: false };
 }
 

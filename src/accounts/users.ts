@@ -156,7 +156,7 @@ export async function findUserByTokenHash(db: Db, hash: string): Promise<AuthUse
   return row ?? null;
 }
 
-function uniqueViolation(err: unknown): boolean {
+export function uniqueViolation(err: unknown): boolean {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
     if (e.code === '23505') return true;
   }

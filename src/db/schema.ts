@@ -114,7 +114,11 @@ export const phoneNumbers = pgTable('phone_numbers', {
   countryCode: text('country_code').notNull(),
   typeLabel: text('type_label').notNull(), // 'Normal' | 'SIP' | 'Caller ID'
   createdAt: createdAt(),
-}, (t) => [index('phone_numbers_user_idx').on(t.userId)]);
+}, (t) => [
+  index('phone_numbers_user_idx').on(t.userId),
+  // A number rings one account: two accounts holding it would both claim its inbound calls.
+  uniqueIndex('phone_numbers_number_unique').on(t.phoneNumber),
+]);
 
 // ---------------------------------------------------------------- mid-call tools
 

@@ -29,6 +29,7 @@ function accountErrorToHttp(err: AccountError): HttpError {
     case 'email-taken':
       return fieldError('email', err.message);
     case 'invalid-phone':
+    case 'phone-taken':
       return fieldError('phone_number', err.message);
     default:
       return new HttpError(422, err.message);
