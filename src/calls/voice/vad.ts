@@ -7,8 +7,8 @@
  *
  * Hysteresis as in Silero's own iterator: speech starts after `startMs` of windows at or above
  * the threshold, and stops after `stopMs` of windows below `threshold - 0.15`. The threshold is
- * read per window (`threshold()`), so the composition can raise or lower it while the assistant
- * speaks (interrupt_sensitivity → barge-in threshold).
+ * read per window (`threshold()`, `startMs()`), so the composition can switch to the barge-in rule
+ * of interrupt_sensitivity (sensitivity.ts) while the assistant speaks.
  */
 import { dbfs } from '../../audio/pcm.js';
 import { Resampler } from '../../audio/resample.js';
@@ -43,8 +43,8 @@ export interface VadStageOptions {
   inputRate: number;
   /** Probability at or above which a window counts as speech. */
   threshold: () => number;
-  /** Speech this long starts an utterance. */
-  startMs?: number;
+  /** Speech this long starts an utterance (read per window, like the threshold). */
+  startMs?: () => number;
   /** Silence this long ends it. */
   stopMs?: number;
 }
@@ -60,14 +60,12 @@ export class VadStage implements Stage {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly windowMs: number;
-  private readonly startMs: number;
   private readonly stopMs: number;
 
   constructor(private readonly options: VadStageOptions) {
     const { model, inputRate } = options;
     this.resampler = inputRate === model.sampleRate ? null : new Resampler(inputRate, model.sampleRate);
     this.windowMs = (model.windowSamples / model.sampleRate) * 1000;
-    this.startMs = options.startMs ?? 90;
     this.stopMs = options.stopMs ?? 300;
   }
 
@@ -108,7 +106,7 @@ export class VadStage implements Stage {
       this.silenceRun = 0;
       if (!this.speaking) {
         this.speechRun += this.windowMs;
-        if (this.speechRun >= this.startMs) {
+        if (this.speechRun >= (this.options.startMs?.() ?? 90)) {
           this.speaking = true;
           this.speechRun = 0;
           push({ kind: 'speech-started', turn: ctx.turns.current, at, probability });

@@ -1,0 +1,155 @@
+/**
+ * The LLM stage: on a reply turn it streams the model's answer as `llm-delta` frames (the
+ * provider's `onText`), runs mid-call tools through the call's tool executor (`tool-call` /
+ * `tool-result` frames), and ends the turn's speech with `speak-end`. The conversation history
+ * (`messages`, shared with the session) gets the caller's words and the assistant's answer;
+ * when the caller cuts the answer off, the `interruption` frame (sent up by the output stage)
+ * rewrites the turn's assistant text to what the caller heard, so the model's memory matches.
+ *
+ * The request carries the turn's AbortSignal: cancelling the turn aborts it.
+ */
+import type { ChatMessage, LlmProvider, ToolSpec } from '../../providers/llm/types.js';
+import type { MidCallTool } from '../tool-runner.js';
+import type { ToolCallRecord, ToolExecutor } from '../session.js';
+import type { Frame, TurnId } from './frames.js';
+import type { Push, Stage, StageContext } from './pipeline.js';
+
+export const END_CALL_FUNCTION = 'end-call';
+export const LLM_APOLOGY = 'I am sorry, I am having technical difficulties. Goodbye.';
+const MAX_STEPS_PER_TURN = 8;
+
+export interface LlmStageOptions {
+  llm: LlmProvider;
+  model: string;
+  temperature: number;
+  /** The conversation so far (system prompt first); this stage appends to it. */
+  messages: ChatMessage[];
+  tools: MidCallTool[];
+  specs: ToolSpec[];
+  executor: ToolExecutor;
+  variables: Record<string, unknown>;
+  onToolCall?(record: ToolCallRecord): void;
+}
+
+export class LlmStage implements Stage {
+  readonly name = 'llm';
+  /** The assistant messages each turn added (to rewrite on interruption). */
+  private readonly turnMessages = new Map<TurnId, Extract<ChatMessage, { role: 'assistant' }>[]>();
+  private push: Push = () => undefined;
+
+  constructor(private readonly options: LlmStageOptions) {}
+
+  start(_ctx: StageContext, push: Push): void {
+    this.push = push;
+  }
+
+  process(frame: Frame, push: Push, ctx: StageContext): void {
+    push(frame);
+    if (frame.kind === 'turn-started' && frame.turnKind === 'reply') {
+      if (frame.callerText) this.options.messages.push({ role: 'user', content: frame.callerText });
+      void this.reply(frame.turn, ctx);
+    } else if (frame.kind === 'interruption') {
+      this.heard(frame.turn, frame.heardText);
+    }
+  }
+
+  /** Runs the model for one turn: text, tools, more text, until it answers without tools. */
+  private async reply(turn: TurnId, ctx: StageContext): Promise<void> {
+    const o = this.options;
+    const signal = ctx.turns.signal(turn);
+    const now = () => ctx.clock.now();
+    const added: Extract<ChatMessage, { role: 'assistant' }>[] = [];
+    this.turnMessages.set(turn, added);
+    try {
+      for (let step = 0; step < MAX_STEPS_PER_TURN; step++) {
+        let streamed = false;
+        const completion = await o.llm.complete({
+          model: o.model,
+          temperature: o.temperature,
+          messages: [...o.messages],
+          tools: o.specs,
+          signal,
+          onText: (delta) => {
+            if (signal.aborted || delta === '') return;
+            streamed = true;
+            this.push({ kind: 'llm-delta', turn, text: delta, at: now() });
+          },
+          standInContext: { variables: o.variables },
+        });
+        if (signal.aborted) return;
+        const text = completion.text.trim();
+        // Providers that do not stream report the whole answer at once.
+        if (!streamed && text !== '') this.push({ kind: 'llm-delta', turn, text, at: now() });
+        this.push({ kind: 'llm-done', turn, text, at: now() });
+        if (completion.toolCalls.length === 0) {
+          if (text !== '') this.remember(added, { role: 'assistant', content: text });
+          this.push({ kind: 'speak-end', turn, at: now() });
+          return;
+        }
+        this.remember(added, {
+          role: 'assistant',
+          content: text === '' ? null : text,
+          tool_calls: completion.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
+        });
+        let endCall = false;
+        for (const call of completion.toolCalls) {
+          this.push({ kind: 'tool-call', turn, id: call.id, name: call.name, arguments: call.arguments, at: now() });
+          if (call.name === END_CALL_FUNCTION) {
+            endCall = true;
+            o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
+            continue;
+          }
+          const tool = o.tools.find((t) => t.name === call.name);
+          if (!tool) {
+            o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
+            continue;
+          }
+          const outcome = await o.executor.run(tool, call.arguments);
+          o.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
+          if (signal.aborted) return;
+          o.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+          this.push({ kind: 'tool-result', turn, id: call.id, name: tool.name, ok: outcome.ok, content: outcome.content, at: now() });
+        }
+        if (endCall) {
+          this.push({ kind: 'speak-end', turn, at: now() });
+          this.push({ kind: 'hang-up', turn, reason: 'the assistant closed the call', remote: false, at: now() });
+          return;
+        }
+      }
+      ctx.log.warn({ llm: o.llm.label }, 'LLM kept calling tools; waiting for the customer');
+      this.push({ kind: 'speak-end', turn, at: now() });
+    } catch (err) {
+      if (signal.aborted) return;
+      ctx.log.error({ err: { message: (err as Error).message }, llm: o.llm.label }, 'LLM stage failed; ending the call');
+      this.push({ kind: 'error', turn, stage: this.name, message: (err as Error).message, fatal: true, at: now() });
+      o.messages.push({ role: 'assistant', content: LLM_APOLOGY });
+      this.push({ kind: 'speak', turn, text: LLM_APOLOGY, source: 'scripted', at: now() });
+      this.push({ kind: 'speak-end', turn, at: now() });
+      this.push({ kind: 'hang-up', turn, reason: 'LLM failure', remote: false, at: now() });
+    }
+  }
+
+  private remember(added: Extract<ChatMessage, { role: 'assistant' }>[], message: Extract<ChatMessage, { role: 'assistant' }>): void {
+    added.push(message);
+    this.options.messages.push(message);
+  }
+
+  /** The caller heard only `heardText` of the turn: the history keeps only that. */
+  private heard(turn: TurnId, heardText: string): void {
+    const added = this.turnMessages.get(turn) ?? [];
+    this.turnMessages.delete(turn);
+    const messages = this.options.messages;
+    let remaining = heardText.trim();
+    for (const message of added) {
+      const said = message.content ?? '';
+      if (said === '') continue;
+      const keep = said.length <= remaining.length ? said : remaining;
+      remaining = remaining.slice(keep.length).trim();
+      if (keep !== '') message.content = keep;
+      else if (message.tool_calls) message.content = null;
+      else messages.splice(messages.indexOf(message), 1);
+    }
+    // Cut off before the model had finished: what was heard of the streamed text is the answer.
+    if (remaining !== '') messages.push({ role: 'assistant', content: remaining });
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * The last working stage: the assistant's audio onto the leg, and what the caller heard of it.
+ *
+ * - TTS audio (any rate) is resampled to the leg's rate and cut into 20 ms frames;
+ * - frames are handed to the leg paced, `leadMs` ahead of real time, so a barge-in's
+ *   `clear()` has little to drop and the playout position is known from the clock;
+ * - after each spoken piece (a `speak` sentence whose audio is complete) a mark is queued;
+ *   marks that come back played are the ground truth of what the caller heard;
+ * - on `cancel` of a turn that has audio out: `media.clear()` at once, then an `interruption`
+ *   frame (down to the recorder and the session, up to the LLM stage) with the heard text —
+ *   whole pieces whose playout finished, plus the played fraction of the current piece
+ *   (proportional by characters, cut back to a whole word);
+ * - when the turn's TTS is done and its last mark comes back: `playback-done` (down and up);
+ * - a `hang-up` from our side (end-call) waits until the audio before it has been played.
+ */
+import { Resampler } from '../../audio/resample.js';
+import type { LegMedia } from '../../telephony/types.js';
+import type { Clock, TimerHandle } from '../../telephony/clock.js';
+import type { Frame, FrameOf, TurnId } from './frames.js';
+import type { Push, Stage, StageContext } from './pipeline.js';
+import type { Floor } from './settings.js';
+
+export interface OutputOptions {
+  media: LegMedia;
+  clock: Clock;
+  floor: Floor;
+  /** How far ahead of real time audio is handed to the leg. */
+  leadMs?: number;
+}
+
+interface Piece {
+  text: string;
+  /** Audio of the piece received so far, in leg samples. */
+  samples: number;
+  /** All its audio has arrived (`tts-spoken`). */
+  complete: boolean;
+  /** Its mark came back played. */
+  confirmed: boolean;
+  /** Monotonic times its frames start and their lengths in ms, as handed to the leg. */
+  playout: { start: number; ms: number }[];
+}
+
+interface Playout {
+  turn: TurnId;
+  pieces: Piece[];
+  /** Index of the piece the next TTS audio belongs to. */
+  current: number;
+  resampler: Resampler | null;
+  remainder: Int16Array;
+  ttsDone: boolean;
+  endQueued: boolean;
+  handedAny: boolean;
+}
+
+type Item = { turn: TurnId; audio: Int16Array; piece: number } | { turn: TurnId; mark: string };
+
+export class OutputStage implements Stage {
+  readonly name = 'output';
+  private readonly playouts = new Map<TurnId, Playout>();
+  private readonly queue: Item[] = [];
+  private readonly frameSamples: number;
+  private readonly leadMs: number;
+  /** Monotonic time the audio handed so far ends playing. */
+  private bufferedUntil = 0;
+  private timer: TimerHandle | null = null;
+  private pendingHangUp: FrameOf<'hang-up'> | null = null;
+  private push: Push = () => undefined;
+  private ctx: StageContext | null = null;
+  private closed = false;
+
+  constructor(private readonly options: OutputOptions) {
+    this.frameSamples = Math.round(options.media.sampleRate / 50);
+    this.leadMs = options.leadMs ?? 100;
+  }
+
+  start(ctx: StageContext, push: Push): void {
+    this.ctx = ctx;
+    this.push = push;
+    this.options.media.onMark((name, cleared) => this.onMark(name, cleared));
+  }
+
+  process(frame: Frame, push: Push): void {
+    switch (frame.kind) {
+      case 'speak':
+        this.playout(frame.turn).pieces.push({ text: frame.text, samples: 0, complete: false, confirmed: false, playout: [] });
+        break;
+      case 'tts-audio':
+        this.onAudio(frame);
+        break;
+      case 'tts-spoken':
+        this.onSpoken(frame.turn);
+        break;
+      case 'tts-done': {
+        const p = this.playout(frame.turn);
+        p.ttsDone = true;
+        this.flushRemainder(p);
+        this.queueEnd(p);
+        break;
+      }
+      case 'cancel':
+        this.onCancel(frame.turn, frame.reason === 'barge-in');
+        break;
+      case 'hang-up':
+        if (!frame.remote && this.hasPendingAudio()) {
+          // end-call: let the goodbye play out first.
+          this.pendingHangUp = frame;
+          return;
+        }
+        this.stopPacing();
+        break;
+    }
+    push(frame);
+    this.pump();
+  }
+
+  /** Text the caller has heard of `turn` so far (whole pieces, then the played part of the next). */
+  heardText(turn: TurnId, now = this.options.clock.now()): string {
+    const p = this.playouts.get(turn);
+    if (!p) return '';
+    const parts: string[] = [];
+    for (const piece of p.pieces) {
+      const total = (piece.samples / this.options.media.sampleRate) * 1000;
+      const played = piece.playout.reduce((sum, f) => sum + Math.min(f.ms, Math.max(0, now - f.start)), 0);
+      if (piece.confirmed || (piece.complete && total > 0 && played >= total - 1)) {
+        parts.push(piece.text);
+        continue;
+      }
+      if (played > 0 && total > 0) parts.push(prefixOf(piece.text, played / total));
+      break;
+    }
+    return parts.filter((t) => t !== '').join(' ');
+  }
+
+  private playout(turn: TurnId): Playout {
+    let p = this.playouts.get(turn);
+    if (!p) {
+      p = { turn, pieces: [], current: 0, resampler: null, remainder: new Int16Array(0), ttsDone: false, endQueued: false, handedAny: false };
+      this.playouts.set(turn, p);
+      this.options.floor.assistantTakes(turn);
+    }
+    return p;
+  }
+
+  private onAudio(frame: FrameOf<'tts-audio'>): void {
+    const p = this.playout(frame.turn);
+    const rate = this.options.media.sampleRate;
+    if (frame.sampleRate !== rate && (!p.resampler || p.resampler.from !== frame.sampleRate)) p.resampler = new Resampler(frame.sampleRate, rate);
+    const samples = frame.sampleRate === rate ? frame.samples : p.resampler!.process(frame.samples);
+    // Audio without a `speak` before it (e.g. a provider's own text) still plays, as a piece of no text.
+    if (p.pieces.length <= p.current) p.pieces.push({ text: '', samples: 0, complete: false, confirmed: false, playout: [] });
+    const joined = new Int16Array(p.remainder.length + samples.length);
+    joined.set(p.remainder);
+    joined.set(samples, p.remainder.length);
+    let offset = 0;
+    for (; offset + this.frameSamples <= joined.length; offset += this.frameSamples) {
+      this.enqueueAudio(p, joined.slice(offset, offset + this.frameSamples));
+    }
+    p.remainder = joined.slice(offset);
+  }
+
+  private onSpoken(turn: TurnId): void {
+    const p = this.playout(turn);
+    this.flushRemainder(p);
+    const piece = p.pieces[p.current];
+    if (!piece) return;
+    piece.complete = true;
+    this.queue.push({ turn, mark: `t${turn}p${p.current}` });
+    p.current++;
+  }
+
+  private flushRemainder(p: Playout): void {
+    if (p.remainder.length === 0) return;
+    this.enqueueAudio(p, p.remainder);
+    p.remainder = new Int16Array(0);
+  }
+
+  private enqueueAudio(p: Playout, audio: Int16Array): void {
+    if (p.pieces.length <= p.current) p.pieces.push({ text: '', samples: 0, complete: false, confirmed: false, playout: [] });
+    p.pieces[p.current]!.samples += audio.length;
+    this.queue.push({ turn: p.turn, audio, piece: p.current });
+  }
+
+  private queueEnd(p: Playout): void {
+    if (p.endQueued) return;
+    p.endQueued = true;
+    this.queue.push({ turn: p.turn, mark: `t${p.turn}end` });
+  }
+
+  /** Hands queued frames to the leg up to `leadMs` ahead of real time. */
+  private pump(): void {
+    if (this.closed) return;
+    const clock = this.options.clock;
+    const rate = this.options.media.sampleRate;
+    while (this.queue.length > 0) {
+      const now = clock.now();
+      if (this.bufferedUntil - now >= this.leadMs) break;
+      const item = this.queue.shift()!;
+      if ('mark' in item) {
+        this.options.media.mark(item.mark);
+        continue;
+      }
+      const p = this.playouts.get(item.turn);
+      const start = Math.max(this.bufferedUntil, now);
+      const ms = (item.audio.length / rate) * 1000;
+      this.bufferedUntil = start + ms;
+      p?.pieces[item.piece]?.playout.push({ start, ms });
+      if (p) p.handedAny = true;
+      this.options.media.play(item.audio);
+      this.push({ kind: 'audio-out', turn: item.turn, samples: item.audio, at: now });
+    }
+    this.options.clock.clearTimer(this.timer);
+    this.timer = null;
+    if (this.queue.length > 0) {
+      const wait = Math.max(1, this.bufferedUntil - this.leadMs - clock.now());
+      this.timer = clock.setTimer(wait, () => {
+        this.timer = null;
+        this.pump();
+      });
+    }
+  }
+
+  private onMark(name: string, cleared: boolean): void {
+    const m = /^t(\d+)(?:p(\d+)|end)$/.exec(name);
+    if (!m || cleared || this.closed) return;
+    const turn = Number(m[1]);
+    const p = this.playouts.get(turn);
+    if (!p) return;
+    const now = this.options.clock.now();
+    if (m[2] !== undefined) {
+      const piece = p.pieces[Number(m[2])];
+      if (piece) piece.confirmed = true;
+      this.both({ kind: 'playback-mark', turn, name, cleared, heardText: this.heardText(turn, now), at: now });
+      return;
+    }
+    const text = p.pieces.map((piece) => piece.text).filter((t) => t !== '').join(' ');
+    this.playouts.delete(turn);
+    this.options.floor.assistantDone(turn);
+    this.both({ kind: 'playback-done', turn, text, at: now });
+    if (this.pendingHangUp && !this.hasPendingAudio()) {
+      const hangUp = this.pendingHangUp;
+      this.pendingHangUp = null;
+      this.stopPacing();
+      this.push(hangUp);
+    }
+  }
+
+  private onCancel(turn: TurnId, bargeIn: boolean): void {
+    const p = this.playouts.get(turn);
+    this.options.floor.assistantDone(turn);
+    if (!p) {
+      if (bargeIn) this.both({ kind: 'interruption', turn, heardText: '', at: this.options.clock.now() });
+      return;
+    }
+    const now = this.options.clock.now();
+    const heardText = this.heardText(turn, now);
+    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]!.turn === turn) this.queue.splice(i, 1);
+    if (p.handedAny) {
+      this.options.media.clear();
+      this.bufferedUntil = now;
+    }
+    this.playouts.delete(turn);
+    if (bargeIn) this.both({ kind: 'interruption', turn, heardText, at: now });
+  }
+
+  private both(frame: Frame): void {
+    this.push(frame);
+    this.ctx?.pushUp(frame);
+  }
+
+  private hasPendingAudio(): boolean {
+    return this.queue.length > 0 || this.playouts.size > 0;
+  }
+
+  private stopPacing(): void {
+    this.options.clock.clearTimer(this.timer);
+    this.timer = null;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stopPacing();
+  }
+}
+
+/** The first `fraction` of `text`, cut back to a whole word. */
+export function prefixOf(text: string, fraction: number): string {
+  if (fraction >= 1) return text;
+  const cut = Math.floor(text.length * Math.max(0, fraction));
+  if (cut >= text.length) return text;
+  const head = text.slice(0, cut);
+  // A word counts as heard only once it is heard to its end.
+  const atBoundary = /\s/.test(text[cut] ?? ' ');
+  const words = head.trimEnd();
+  if (atBoundary) return words;
+  const lastSpace = words.lastIndexOf(' ');
+  return lastSpace < 0 ? '' : words.slice(0, lastSpace).trimEnd();
+}

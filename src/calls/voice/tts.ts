@@ -1,0 +1,99 @@
+/**
+ * Text-to-speech stage: one provider stream per assistant turn, opened on the turn's first
+ * `speak` piece; pieces are pushed as they come, `speak-end` ends the stream. Provider events
+ * become `tts-audio` / `tts-spoken` / `tts-done` frames of the turn. Cancelling the turn cancels
+ * its stream at once (the provider releases its connection; no more events are used).
+ */
+import type { TtsProvider, TtsStream, TtsStreamOptions } from '../../providers/tts/types.js';
+import type { Frame, TurnId } from './frames.js';
+import type { Push, Stage, StageContext } from './pipeline.js';
+
+export class TtsStage implements Stage {
+  readonly name = 'tts';
+  private readonly streams = new Map<TurnId, TtsStream>();
+  private push: Push = () => undefined;
+  private ctx: StageContext | null = null;
+
+  constructor(
+    private readonly provider: TtsProvider,
+    private readonly options: TtsStreamOptions,
+  ) {}
+
+  start(ctx: StageContext, push: Push): void {
+    this.ctx = ctx;
+    this.push = push;
+  }
+
+  process(frame: Frame, push: Push, ctx: StageContext): void {
+    switch (frame.kind) {
+      case 'speak': {
+        push(frame);
+        const text = frame.text.trim();
+        if (text !== '') this.stream(frame.turn, ctx).push(text);
+        return;
+      }
+      case 'speak-end': {
+        push(frame);
+        const stream = this.streams.get(frame.turn);
+        if (stream) stream.end();
+        // Nothing was said this turn: the turn is done at once.
+        else push({ kind: 'tts-done', turn: frame.turn, at: ctx.clock.now() });
+        return;
+      }
+      case 'cancel':
+        this.cancel(frame.turn);
+        push(frame);
+        return;
+      case 'hang-up':
+        for (const turn of [...this.streams.keys()]) this.cancel(turn);
+        push(frame);
+        return;
+      default:
+        push(frame);
+    }
+  }
+
+  private stream(turn: TurnId, ctx: StageContext): TtsStream {
+    let stream = this.streams.get(turn);
+    if (stream) return stream;
+    const now = () => ctx.clock.now();
+    stream = this.provider.open(this.options, (event) => {
+      if (ctx.turns.isCancelled(turn)) return;
+      switch (event.type) {
+        case 'audio':
+          this.push({ kind: 'tts-audio', turn, samples: event.samples, sampleRate: event.sampleRate, alignment: event.alignment, at: now() });
+          return;
+        case 'spoken':
+          this.push({ kind: 'tts-spoken', turn, text: event.text, at: now() });
+          return;
+        case 'done':
+          this.streams.delete(turn);
+          this.push({ kind: 'tts-done', turn, at: now() });
+          return;
+        case 'error':
+          this.streams.delete(turn);
+          this.push({ kind: 'error', turn, stage: this.name, message: event.message, fatal: false, at: now() });
+          // What could not be spoken is over: let the turn finish.
+          this.push({ kind: 'tts-done', turn, at: now() });
+          return;
+      }
+    });
+    this.streams.set(turn, stream);
+    return stream;
+  }
+
+  private cancel(turn: TurnId): void {
+    const stream = this.streams.get(turn);
+    if (!stream) return;
+    this.streams.delete(turn);
+    try {
+      stream.cancel();
+    } catch (err) {
+      this.ctx?.log.warn({ err }, 'cancelling a text-to-speech stream failed');
+    }
+  }
+
+  close(): void {
+    for (const turn of [...this.streams.keys()]) this.cancel(turn);
+  }
+}

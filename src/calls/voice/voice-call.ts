@@ -1,0 +1,173 @@
+/**
+ * One audio call's voice pipeline, composed from the assistant's settings:
+ *
+ *   leg audio ─▶ vad ─▶ stt ─▶ interruption ─▶ turn-taking ─▶ llm ─▶ sentences ─▶ tts ─▶ output ─▶ turn-recording ─▶ session
+ *                 ▲                 │ cancel(turn)                   ▲                        │ media.play/mark/clear
+ *                 └─ barge-in rule while the assistant holds the floor └── interruption (heard) ◀┘
+ *
+ * The session (src/calls/session.ts) owns the call's life (timers, end, result); this class owns
+ * the conversation's audio: it feeds the leg's audio and words in, lets the session say scripted
+ * lines (greeting, re-engagement), and reports the transcript lines as the caller heard them.
+ */
+import type { Logger } from 'pino';
+import type { Clock } from '../../telephony/clock.js';
+import type { LegMedia } from '../../telephony/types.js';
+import type { SttProvider, SttStreamOptions } from '../../providers/stt/types.js';
+import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
+import type { TurnKind, TurnTracker } from '../turns.js';
+import type { Frame, TurnId } from './frames.js';
+import { InterruptionStage } from './interruption.js';
+import { LlmStage, type LlmStageOptions } from './llm.js';
+import { OutputStage } from './output.js';
+import { Pipeline, type Stage } from './pipeline.js';
+import { bargeInRule, endpointRule } from './sensitivity.js';
+import { SentenceAggregator } from './sentences.js';
+import { Floor, SPEECH_THRESHOLD, type TurnTakingSettings } from './settings.js';
+import { SttStage } from './stt.js';
+import { TtsStage } from './tts.js';
+import { TurnRecordingStage } from './turn-recording.js';
+import { TurnTakingStage } from './turn-taking.js';
+import { VadStage, type VadModel } from './vad.js';
+
+export interface VoiceCallOptions {
+  media: LegMedia;
+  clock: Clock;
+  log: Logger;
+  llm: LlmStageOptions;
+  tts: { provider: TtsProvider; options: TtsStreamOptions };
+  /** None: the caller's words come only from the leg (`customer-said`, the sandbox). */
+  stt?: { provider: SttProvider; options: SttStreamOptions } | null;
+  /** None: no voice activity detection (turns end on the leg's words or the STT's endpointing). */
+  vad?: VadModel | null;
+  turnTaking: TurnTakingSettings;
+  /** Where the call's turns are recorded. */
+  tracker?: TurnTracker;
+}
+
+export interface TranscriptLine {
+  speaker: 'Customer' | 'AI';
+  text: string;
+}
+
+export class VoiceCall {
+  readonly pipeline: Pipeline;
+  readonly floor = new Floor();
+  readonly output: OutputStage;
+  private readonly stt: SttStage | null;
+  private readonly lineListeners: ((line: TranscriptLine) => void)[] = [];
+  private readonly frameListeners: ((frame: Frame) => void)[] = [];
+
+  constructor(private readonly options: VoiceCallOptions) {
+    const { media, clock, log, turnTaking } = options;
+    const floor = this.floor;
+    const barge = bargeInRule(turnTaking.interruptSensitivity);
+    const stages: Stage[] = [];
+    if (options.vad) {
+      stages.push(
+        new VadStage({
+          model: options.vad,
+          inputRate: media.sampleRate,
+          threshold: () => (floor.assistantSpeaking ? barge.vadThreshold : SPEECH_THRESHOLD),
+          startMs: () => (floor.assistantSpeaking ? barge.minSpeechMs : 90),
+        }),
+      );
+    }
+    this.stt = options.stt ? new SttStage(options.stt.provider, options.stt.options) : null;
+    if (this.stt) stages.push(this.stt);
+    this.output = new OutputStage({ media, clock, floor });
+    stages.push(
+      new InterruptionStage({ allowInterruptions: turnTaking.allowInterruptions, minInterruptWords: turnTaking.minInterruptWords, floor }),
+      new TurnTakingStage({
+        // Without a VAD, only the STT provider can tell the end of speech.
+        endpointType: options.vad ? turnTaking.endpointType : 'ai',
+        endpointMs: endpointRule(turnTaking.endpointSensitivity).silenceMs,
+        floor,
+        clock,
+        finalize: () => this.stt?.finalize(),
+      }),
+      new LlmStage(options.llm),
+      new SentenceAggregator(),
+      new TtsStage(options.tts.provider, options.tts.options),
+      this.output,
+    );
+    if (options.tracker) stages.push(new TurnRecordingStage(options.tracker));
+    this.pipeline = new Pipeline(stages, { clock, log });
+    this.pipeline.onOutput((frame) => this.onFrame(frame));
+    media.onAudio((samples) =>
+      this.pipeline.push({ kind: 'audio-in', turn: this.pipeline.turns.current, samples, sampleRate: media.sampleRate, at: clock.now() }),
+    );
+  }
+
+  /** Transcript lines as the caller heard them (the assistant's cut at a barge-in). */
+  onLine(listener: (line: TranscriptLine) => void): void {
+    this.lineListeners.push(listener);
+  }
+
+  /** Every frame that leaves the pipeline. */
+  onFrame(listener: (frame: Frame) => void): void;
+  onFrame(frame: Frame): void;
+  onFrame(arg: ((frame: Frame) => void) | Frame): void {
+    if (typeof arg === 'function') {
+      this.frameListeners.push(arg);
+      return;
+    }
+    const frame = arg;
+    switch (frame.kind) {
+      case 'end-of-turn':
+        this.line('Customer', frame.text);
+        break;
+      case 'playback-done':
+        this.line('AI', frame.text);
+        break;
+      case 'interruption':
+        this.line('AI', frame.heardText);
+        break;
+    }
+    for (const listener of [...this.frameListeners]) listener(frame);
+  }
+
+  /** The assistant says a fixed line as a turn of its own; resolves when it was played (or cut off). */
+  say(text: string, kind: TurnKind): Promise<void> {
+    const turns = this.pipeline.turns;
+    const turn = turns.begin();
+    this.floor.assistantTakes(turn);
+    const at = this.options.clock.now();
+    const done = this.turnOver(turn);
+    this.pipeline.pushAt('sentences', { kind: 'turn-started', turn, turnKind: kind, callerText: null, at });
+    this.pipeline.pushAt('sentences', { kind: 'speak', turn, text, source: 'scripted', at });
+    this.pipeline.pushAt('sentences', { kind: 'speak-end', turn, at });
+    return done;
+  }
+
+  /** The leg knows the caller's words (sandbox): they are the transcript. */
+  customerSaid(text: string): void {
+    this.pipeline.push({ kind: 'customer-said', turn: this.pipeline.turns.current, text, at: this.options.clock.now() });
+  }
+
+  /** The call is over: stops playback, cancels every turn, releases the providers. */
+  async close(reason: string): Promise<void> {
+    // `remote`: nothing waits for playback any more.
+    this.pipeline.push({ kind: 'hang-up', turn: this.pipeline.turns.current, reason, remote: true, at: this.options.clock.now() });
+    this.pipeline.turns.cancelAll('end');
+    await this.pipeline.close();
+  }
+
+  /** Resolves when `turn` has played out or was cancelled. */
+  turnOver(turn: TurnId): Promise<void> {
+    return new Promise((resolve) => {
+      const listener = (frame: Frame) => {
+        if (frame.turn !== turn) return;
+        if (frame.kind === 'playback-done' || frame.kind === 'interruption' || frame.kind === 'cancel') {
+          this.frameListeners.splice(this.frameListeners.indexOf(listener), 1);
+          resolve();
+        }
+      };
+      this.frameListeners.push(listener);
+    });
+  }
+
+  private line(speaker: TranscriptLine['speaker'], text: string): void {
+    if (text.trim() === '') return;
+    for (const l of this.lineListeners) l({ speaker, text: text.trim() });
+  }
+}
