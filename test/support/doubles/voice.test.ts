@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
+import { resample } from '../../../src/audio/resample.js';
 import { loadConfig } from '../../../src/config.js';
 import { speechProviders } from '../../../src/providers/speech.js';
 import type { SttEvent } from '../../../src/providers/stt/types.js';
@@ -17,8 +18,10 @@ describe('startVoiceDoubles', () => {
     const config = loadConfig({ ...voice.env });
     const providers = speechProviders(config);
     expect(providers.stt.map((p) => p.name)).toEqual(['deepgram']);
-    expect(providers.tts.map((p) => p.name)).toContain('elevenlabs');
+    expect(providers.tts.map((p) => p.name)).toEqual(['elevenlabs', 'openai']);
+    expect(providers.realtime.map((p) => p.name)).toEqual(['openai']);
     expect(config.LLM_BASE_URL).toBe(voice.llm.baseUrl);
+    expect(speechProviders(loadConfig({ ...voice.envFor({ stt: 'openai' }) })).stt.map((p) => p.name)).toEqual(['openai']);
   });
 
   it('round trip through the real adapters: what the TTS double says, the STT double recognises (shared clips)', async () => {
@@ -42,5 +45,26 @@ describe('startVoiceDoubles', () => {
     await stt.close();
     const finals = events.flatMap((e) => (e.type === 'transcript' && e.isFinal ? [e.text] : []));
     expect(finals).toEqual(['Your table is booked for eight.', 'Thank you, goodbye.']);
+  });
+
+  it('round trip over the OpenAI-compatible pair: speech double audio, resampled to 16 kHz, is transcribed back', async () => {
+    const providers = speechProviders(loadConfig({ ...voice.envFor({ stt: 'openai' }) }));
+    const tts = providers.tts.find((p) => p.name === 'openai')!;
+    const audio: Int16Array[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const s = tts.open({ voice: 'alloy', sampleRate: 24_000, language: 'en' }, (e: TtsEvent) => {
+        if (e.type === 'audio') audio.push(e.samples);
+        if (e.type === 'done') resolve();
+        if (e.type === 'error') reject(new Error(e.message));
+      });
+      s.push('Your appointment is on Monday.');
+      s.end();
+    });
+    const events: SttEvent[] = [];
+    const stt = await providers.stt[0].open({ sampleRate: 16_000, language: 'en' }, (e) => events.push(e));
+    stt.write(resample(concat(audio), 24_000, 16_000));
+    stt.finalize();
+    await stt.close();
+    expect(events[0]).toEqual({ type: 'transcript', text: 'Your appointment is on Monday.', isFinal: true, speechFinal: true });
   });
 });

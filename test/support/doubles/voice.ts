@@ -16,14 +16,28 @@ import { ChatDouble } from './chat.js';
 import { ClipBook } from './clips.js';
 import { DeepgramDouble } from './deepgram.js';
 import { ElevenLabsDouble } from './elevenlabs.js';
+import { OpenAiSpeechDouble } from './openai-speech.js';
+import { OpenAiTranscriptionDouble } from './openai-transcription.js';
+import { RealtimeDouble } from './realtime.js';
 
 export interface VoiceDoubles {
   clips: ClipBook;
   deepgram: DeepgramDouble;
   elevenlabs: ElevenLabsDouble;
+  /** OpenAI-compatible `/v1/audio/speech` (voices whose provider is `openai`). */
+  speech: OpenAiSpeechDouble;
+  /** OpenAI-compatible `/v1/audio/transcriptions` (batch STT; used when `envFor({ stt: 'openai' })`). */
+  transcription: OpenAiTranscriptionDouble;
+  /** OpenAI Realtime (assistants in `mode: multimodal`); script it with `realtime.on(text, …)`. */
+  realtime: RealtimeDouble;
   llm: ChatDouble;
-  /** Environment for the service: Deepgram for STT, ElevenLabs for `elevenlabs` voices, the chat double as LLM. */
+  /**
+   * Environment for the service: Deepgram for STT, ElevenLabs and the OpenAI speech double for
+   * TTS, the Realtime double, the chat double as LLM.
+   */
   env: Record<string, string>;
+  /** The same environment with batch transcription instead of Deepgram (`stt: 'openai'`). */
+  envFor(choice: { stt: 'deepgram' | 'openai' }): Record<string, string>;
   /** Synthesises caller speech for `text` at `sampleRate`, registered so the STT doubles recognise it. */
   say(text: string, sampleRate: number): Int16Array;
   close(): Promise<void>;
@@ -31,12 +45,25 @@ export interface VoiceDoubles {
 
 export async function startVoiceDoubles(): Promise<VoiceDoubles> {
   const clips = new ClipBook();
-  const [deepgram, elevenlabs, llm] = await Promise.all([new DeepgramDouble(clips).start(), new ElevenLabsDouble(clips).start(), new ChatDouble().start()]);
+  const [deepgram, elevenlabs, speech, transcription, realtime, llm] = await Promise.all([
+    new DeepgramDouble(clips).start(),
+    new ElevenLabsDouble(clips).start(),
+    new OpenAiSpeechDouble(clips).start(),
+    new OpenAiTranscriptionDouble(clips).start(),
+    new RealtimeDouble(clips).start(),
+    new ChatDouble().start(),
+  ]);
   const env: Record<string, string> = {
     DEEPGRAM_URL: deepgram.url,
     DEEPGRAM_API_KEY: deepgram.knobs.apiKey,
     ELEVENLABS_URL: elevenlabs.url,
     ELEVENLABS_API_KEY: elevenlabs.knobs.apiKey,
+    TTS_BASE_URL: speech.baseUrl,
+    TTS_API_KEY: speech.knobs.apiKey!,
+    STT_BASE_URL: transcription.baseUrl,
+    STT_API_KEY: transcription.knobs.apiKey!,
+    REALTIME_URL: realtime.url,
+    REALTIME_API_KEY: realtime.knobs.apiKey!,
     LLM_BASE_URL: llm.baseUrl,
     LLM_API_KEY: 'llm-test-key',
   };
@@ -44,11 +71,19 @@ export async function startVoiceDoubles(): Promise<VoiceDoubles> {
     clips,
     deepgram,
     elevenlabs,
+    speech,
+    transcription,
+    realtime,
     llm,
     env,
+    envFor: ({ stt }) => {
+      const out = { ...env };
+      if (stt === 'openai') delete out.DEEPGRAM_API_KEY;
+      return out;
+    },
     say: (text, sampleRate) => clips.say(text, sampleRate),
     close: async () => {
-      await Promise.all([deepgram.close(), elevenlabs.close(), llm.close()]);
+      await Promise.all([deepgram, elevenlabs, speech, transcription, realtime, llm].map((d) => d.close()));
     },
   };
 }
