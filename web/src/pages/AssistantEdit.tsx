@@ -7,6 +7,8 @@ import { Checkbox, Group, NumberField, Select, TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
 import { bodyFromForm, changedFields, emptyForm, formFromRecord, type AssistantForm } from './assistant-form';
 import { WebhookSwitches } from './AssistantWebhooks';
+import { TalkPanel } from './TalkPanel';
+import { WidgetKeys } from './WidgetKeys';
 
 const TIMEZONES: string[] = (Intl as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
 
@@ -68,12 +70,7 @@ export default function AssistantEdit() {
     <>
       <BackLink to="/assistants">All assistants</BackLink>
       <PageTitle>{title}</PageTitle>
-      {!isNew && (
-        <section id="talk" aria-labelledby="talk-heading" className="panel">
-          <h2 id="talk-heading">Talk to this assistant</h2>
-          <p>Browser calls to an assistant arrive with the streaming voice core; until then, place a call from the API or run a campaign.</p>
-        </section>
-      )}
+      {!isNew && <TalkPanel assistantId={Number(id)} />}
       <form onSubmit={onSubmit} noValidate>
         <Group legend="Basics">
           <TextField label="Name" value={form.assistant_name} onChange={set('assistant_name')} errors={errors.assistant_name} required />
@@ -195,6 +192,7 @@ export default function AssistantEdit() {
         </button>
       </form>
       {!isNew && record && <WebhookSwitches assistant={record as never} onChange={refs.reload} />}
+      {!isNew && <WidgetKeys assistantId={Number(id)} />}
     </>
   );
 }
