@@ -14,6 +14,7 @@ import type { PartFactory } from './parts.js';
 import { createLlmProvider } from './providers/llm/index.js';
 import { ProviderRegistry } from './providers/registry.js';
 import { speechProviders, type SpeechConfig } from './providers/speech.js';
+import { LocalTts } from './providers/tts/local/index.js';
 import type { TtsProvider } from './providers/tts/types.js';
 import { CarrierRegistry } from './telephony/registry.js';
 import { SandboxCarrier } from './telephony/sandbox/carrier.js';
@@ -35,10 +36,23 @@ export function carriersFromConfig(config: Pick<Config, 'SANDBOX_TIME_SCALE'>): 
   return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE }), new WebCarrier()]);
 }
 
+let localVoice: LocalTts | undefined;
+
+/**
+ * The local voice (eSpeak NG in child processes, src/providers/tts/local): one pool per
+ * process, shared by every registry, started on first use; reports itself unavailable when the
+ * optional package is not installed.
+ */
+export function sharedLocalVoice(): LocalTts {
+  localVoice ??= new LocalTts();
+  return localVoice;
+}
+
 /**
  * The providers of a process: the LLM at LLM_BASE_URL, else the offline stand-in; the speech
- * providers the configuration enables (src/providers/speech.ts).
+ * providers the configuration enables (src/providers/speech.ts), always with the local voice
+ * (the seeded voices are `local`).
  */
-export function providersFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY'> & SpeechConfig, local?: TtsProvider): ProviderRegistry {
+export function providersFromConfig(config: Pick<Config, 'LLM_BASE_URL' | 'LLM_API_KEY'> & SpeechConfig, local: TtsProvider = sharedLocalVoice()): ProviderRegistry {
   return new ProviderRegistry(createLlmProvider(config, END_CALL_TOOL), speechProviders(config, {}, local));
 }

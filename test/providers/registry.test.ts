@@ -41,8 +41,10 @@ describe('providersFromConfig', () => {
 describe('speech providers from the configuration', () => {
   const names = (p: ReturnType<typeof providersFromConfig>) => ({ stt: [...p.stt.keys()], tts: [...p.tts.keys()], realtime: [...p.realtime.keys()] });
 
-  it('has no speech provider without settings', () => {
-    expect(names(providersFromConfig(loadConfig({})))).toEqual({ stt: [], tts: [], realtime: [] });
+  it('has only the local voice without settings (shared by every registry of the process)', () => {
+    const first = providersFromConfig(loadConfig({}));
+    expect(names(first)).toEqual({ stt: [], tts: ['local'], realtime: [] });
+    expect(providersFromConfig(loadConfig({})).tts.get('local')).toBe(first.tts.get('local'));
   });
 
   it('speech-to-text: Deepgram when its key is set, else the OpenAI-compatible server at STT_BASE_URL', () => {
@@ -52,6 +54,6 @@ describe('speech providers from the configuration', () => {
 
   it('text-to-speech and realtime by their settings', () => {
     const all = providersFromConfig(loadConfig({ ELEVENLABS_API_KEY: 'xi', TTS_BASE_URL: 'http://kokoro:8880/v1', REALTIME_URL: 'wss://rt.example/v1/realtime' }));
-    expect(names(all)).toEqual({ stt: [], tts: ['elevenlabs', 'openai'], realtime: ['openai'] });
+    expect(names(all)).toEqual({ stt: [], tts: ['local', 'elevenlabs', 'openai'], realtime: ['openai'] });
   });
 });
