@@ -51,6 +51,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A bearer token that may read /metrics (besides the admin token), for a Prometheus scraper. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** OpenTelemetry traces over OTLP/HTTP to `<endpoint>/v1/traces` when set (src/observability/tracing.ts). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** `k=v,k2=v2` headers of every trace export (e.g. a vendor's API key). */
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
+  OTEL_SERVICE_NAME: z.string().default('switchboard'),
   /** `auto`: pino-pretty lines when stdout is a terminal, JSON lines otherwise (src/logger.ts). */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014),

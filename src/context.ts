@@ -5,6 +5,7 @@ import type { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Database } from './db/pool.js';
 import type { Metrics } from './observability/metrics.js';
+import type { Tracing } from './observability/tracing.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { CarrierRegistry } from './telephony/registry.js';
 
@@ -38,4 +39,6 @@ export interface Services {
    * root before any part starts. Optional only so hand-built contexts in tests need none.
    */
   metrics?: Metrics;
+  /** OpenTelemetry spans (src/observability/tracing.ts), present when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing;
 }

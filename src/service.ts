@@ -23,6 +23,7 @@ import { connect } from './db/pool.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { Metrics } from './observability/metrics.js';
+import { startTracing, type Tracing } from './observability/tracing.js';
 import type { BackgroundPart, PartFactory } from './parts.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { CarrierRegistry } from './telephony/registry.js';
@@ -83,6 +84,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   let boss: PgBoss | undefined;
   let app: FastifyInstance | undefined;
   let accountChanges: ReturnType<typeof listenForAccountChanges> | undefined;
+  let tracing: Tracing | undefined;
 
   const close = async () => {
     await app?.close().catch((err) => log.error({ err }, 'closing HTTP server failed'));
@@ -91,6 +93,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       await part.stop().catch((err) => log.error({ err, part: part.name }, 'stopping background part failed'));
     }
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
+    // The last spans (calls ended by the shutdown) are exported before the process goes.
+    await tracing?.shutdown().catch((err) => log.warn({ err }, 'exporting the last traces failed'));
     await database?.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
   };
@@ -114,6 +118,17 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       services: { metrics: new Metrics() },
     };
     observeProcess(ctx);
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+      // Loaded only here: a process without an endpoint never imports the OpenTelemetry SDK.
+      tracing = await startTracing({
+        endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+        headers: config.OTEL_EXPORTER_OTLP_HEADERS,
+        serviceName: config.OTEL_SERVICE_NAME,
+        instanceId: ctx.instanceId,
+      });
+      ctx.services.tracing = tracing;
+      log.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }, 'exporting traces over OTLP/HTTP');
+    }
     // Revoked tokens, disabled users and a rotated admin token reach this process's caches at once.
     accountChanges = listenForAccountChanges({ connectionString: url, log, tokens: ctx.tokens, admin: ctx.adminAuth });
     await accountChanges.start();

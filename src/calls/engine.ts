@@ -19,6 +19,7 @@ import { runPostCall } from './post-call.js';
 import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
 import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
 import { ToolRunner, type MidCallTool } from './tool-runner.js';
+import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { fillTemplate } from './variables.js';
@@ -174,7 +175,9 @@ export class CallEngine implements CallService {
         .catch((err) => log.error({ err }, 'persisting a call transition failed'));
     };
 
-    const turnRecorder = new DbTurnRecorder(pool, callId, log);
+    const { metrics, tracing } = this.ctx.services;
+    const callSpan = tracing?.start('call', { 'switchboard.call_id': callId, 'switchboard.call_type': call.type, 'switchboard.instance': this.ctx.instanceId });
+    const turnRecorder = observeTurns(new DbTurnRecorder(pool, callId, log), { metrics, tracing, callSpan });
     const session = new CallSession(
       {
         systemPrompt: fillTemplate(assistant.systemPrompt, variables),
@@ -221,15 +224,18 @@ export class CallEngine implements CallService {
           rates: { carrierPerMinute: this.ctx.config.CARRIER_COST_PER_MINUTE, platformPerMinute: this.ctx.config.PLATFORM_COST_PER_MINUTE },
           log,
         });
-        await this.finalize(callId, persisted, result, post, log);
+        const status = await this.finalize(callId, persisted, result, post, log);
+        callSpan?.setAttributes({ 'switchboard.call_status': status ?? result.status });
       } catch (err) {
         log.error({ err }, 'call failed unexpectedly; ending it');
+        callSpan?.fail((err as Error).message);
         await chain;
         await this.finalize(callId, persisted, { ...failedResult(), status: persisted === 'initiated' ? 'failed' : 'ended' }, null, log).catch(
           (e) => log.error({ err: e }, 'ending a failed call failed'),
         );
       } finally {
         this.live.delete(callId);
+        callSpan?.end();
       }
     })();
     this.live.set(callId, { session, finished });
@@ -242,7 +248,7 @@ export class CallEngine implements CallService {
     result: SessionResult,
     post: Awaited<ReturnType<typeof runPostCall>> | null,
     log: Logger,
-  ): Promise<void> {
+  ): Promise<CallStatus | null> {
     const fields: TransitionFields = {
       endedAt: NOW,
       transcript: result.transcript,
@@ -274,6 +280,7 @@ export class CallEngine implements CallService {
       if (inTransaction) await client.query('COMMIT');
       if (moved) this.ctx.services.metrics?.callFinished(finalStatus);
       log.info({ status: result.status, duration: post?.durationSec ?? 0 }, 'call finished');
+      return moved ? finalStatus : null;
     } catch (err) {
       if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
       throw err;

@@ -18,6 +18,7 @@ import { isDashboardNavigation, registerDashboard, sendDashboard } from './web.j
 import { hashToken } from '../accounts/tokens.js';
 import { registerOpenApi } from './openapi.js';
 import { registerMetrics } from './metrics.js';
+import { registerRequestSpans } from './tracing.js';
 
 
 /** Raised by the schema validator; turned into 404 (path params) or 422 (everything else). */
@@ -170,6 +171,7 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   // Media sockets (browser calls, carriers' media streams); frames are small audio chunks.
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
   if (ctx.services.metrics) registerMetrics(app, ctx, ctx.services.metrics);
+  if (ctx.services.tracing) registerRequestSpans(app, ctx.services.tracing);
 
   await registerOpenApi(app);
   await app.register(registerApi);
