@@ -108,6 +108,35 @@ export function writeWav(sampleRate: number, ...channels: Int16Array[]): Buffer 
   return out;
 }
 
+/**
+ * A mono 8-bit G.711 WAV (format 7 μ-law, 6 A-law): what telephone audio is on the wire, at a
+ * quarter of the size of PCM16 at the same rate (caller-speech fixtures, call recordings).
+ */
+export function writeG711Wav(sampleRate: number, samples: Int16Array, law: 'mulaw' | 'alaw' = 'mulaw'): Buffer {
+  const data = (law === 'mulaw' ? mulaw : alaw).encode(samples);
+  // fmt chunk of 18 bytes (cbSize = 0), as non-PCM formats require, then a fact chunk.
+  const out = Buffer.alloc(12 + 26 + 12 + 8 + data.length + (data.length & 1));
+  out.write('RIFF', 0, 'ascii');
+  out.writeUInt32LE(out.length - 8, 4);
+  out.write('WAVE', 8, 'ascii');
+  out.write('fmt ', 12, 'ascii');
+  out.writeUInt32LE(18, 16);
+  out.writeUInt16LE(law === 'mulaw' ? FORMAT_MULAW : FORMAT_ALAW, 20);
+  out.writeUInt16LE(1, 22);
+  out.writeUInt32LE(sampleRate, 24);
+  out.writeUInt32LE(sampleRate, 28); // byte rate
+  out.writeUInt16LE(1, 32); // block align
+  out.writeUInt16LE(8, 34);
+  out.writeUInt16LE(0, 36); // cbSize
+  out.write('fact', 38, 'ascii');
+  out.writeUInt32LE(4, 42);
+  out.writeUInt32LE(samples.length, 46);
+  out.write('data', 50, 'ascii');
+  out.writeUInt32LE(data.length, 54);
+  Buffer.from(data.buffer, data.byteOffset, data.length).copy(out, 58);
+  return out;
+}
+
 /** Channel 0 of a WAV, or the average of all channels: what a mono pipeline hears. */
 export function monoOf(wav: Wav): Int16Array {
   if (wav.channels.length === 1) return wav.channels[0];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alaw, mulaw } from '../../src/audio/g711.js';
-import { monoOf, readWav, WavError, writeWav } from '../../src/audio/wav.js';
+import { monoOf, readWav, WavError, writeG711Wav, writeWav } from '../../src/audio/wav.js';
 
 /** A WAV built by hand, chunk by chunk, the way other writers lay them out. */
 function riff(chunks: [string, Uint8Array, number?][], riffSize?: number): Uint8Array {
@@ -34,6 +34,18 @@ function fmt(code: number, channels: number, rate: number, bits: number, extra?:
 const samples = Int16Array.from({ length: 300 }, (_, i) => Math.round(8000 * Math.sin(i / 7)));
 
 describe('WAV', () => {
+  it('writes mono μ-law and A-law WAVs that read back as their G.711 decoding', () => {
+    for (const law of ['mulaw', 'alaw'] as const) {
+      const odd = samples.subarray(0, 299); // odd data size: padded to an even chunk
+      const file = writeG711Wav(8000, odd, law);
+      expect(file.length % 2).toBe(0);
+      expect(file.readUInt32LE(4)).toBe(file.length - 8);
+      const wav = readWav(file);
+      const codec = law === 'mulaw' ? mulaw : alaw;
+      expect(wav).toEqual({ sampleRate: 8000, encoding: law, channels: [codec.decode(codec.encode(odd))] });
+    }
+  });
+
   it('writes and reads mono PCM16 with the standard 44-byte header', () => {
     const file = writeWav(16000, samples);
     expect(file.length).toBe(44 + 600);
