@@ -142,6 +142,51 @@ export const tools = pgTable('tools', {
 // ---------------------------------------------------------------- assistants
 
 export type PostCallField = { name: string; type: 'string' | 'number' | 'bool'; description: string };
+/**
+ * A built-in tool of an assistant as stored (issue 20; validated in src/api/assistants/builtin-tools.ts,
+ * run in calls by src/calls/builtin-tools). The Cal.com key is sealed (src/lib/secrets.ts) with its hint beside it.
+ */
+type Opt = string | null | undefined;
+export type StoredBuiltinTool =
+  | { type: 'end_call'; data: { description?: Opt } }
+  | {
+      type: 'call_transfer';
+      data: { phone_number: string; description?: Opt; warm_transfer: boolean; warm_transfer_message?: Opt; timezone?: Opt };
+    }
+  | {
+      type: 'warm_call_transfer';
+      data: {
+        supervisor_phone: string;
+        outbound_phone_id: number;
+        description: string;
+        caller_id_mode: 'outbound_number' | 'customer_number' | 'custom';
+        custom_caller_id?: Opt;
+        hold_music: 'hold_music' | 'none';
+        hold_music_volume: number;
+        hold_message?: Opt;
+        summary_instructions?: Opt;
+        briefing_initial_message?: Opt;
+        connected_message?: Opt;
+      };
+    }
+  | { type: 'dtmf_input'; data: { description?: Opt } }
+  | { type: 'collect_keypad'; data: { timeout: number; stop_key?: '#' | '*' | null } }
+  | {
+      type: 'assistant_transfer';
+      data: { assistant_id: number; description?: Opt; message_before_transfer?: Opt; speak_transfer_greeting: boolean };
+    }
+  | {
+      type: 'calendar_integration';
+      data: {
+        calcom_api_key_sealed: string;
+        calcom_api_key_hint: string;
+        calcom_event_slug: string;
+        calcom_team_slug?: Opt;
+        calcom_endpoint: 'us' | 'eu' | 'custom';
+        calcom_custom_endpoint?: Opt;
+        calcom_booking_fields: string[];
+      };
+    };
 export type FillerConfig = { neutral: string[]; negative: string[]; positive: string[]; question: string[] };
 
 export const assistants = pgTable('assistants', {
@@ -163,6 +208,8 @@ export const assistants = pgTable('assistants', {
   fillers: boolean('fillers').notNull().default(false),
   postCallSchema: jsonb('post_call_schema').$type<PostCallField[]>().notNull().default([]),
   endCallToolDescription: text('end_call_tool_description'),
+  /** Built-in tools (issue 20) as `{type, data}`; API keys inside are sealed (src/api/assistants/builtin-tools.ts). */
+  builtinTools: jsonb('builtin_tools').$type<StoredBuiltinTool[]>().notNull().default([]),
   isWebhookActive: boolean('is_webhook_active').notNull().default(false),
   webhookUrl: text('webhook_url'),
   inboundWebhookUrl: text('inbound_webhook_url'),

@@ -92,3 +92,23 @@ export function verifySignature(payload: string, signature: string, key: Buffer)
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** Seals and opens stored credentials with the deployment key, resolved on first use. */
+export interface CredentialSealer {
+  /** Throws SecretKeyMissingError when the deployment has no key. */
+  seal(plaintext: string): string;
+  unseal(sealed: string): string;
+}
+
+export function credentialSealer(config: { SECRET_KEY?: string; DATABASE_URL?: string; DATA_DIR: string }): CredentialSealer {
+  let key: Buffer | null | undefined;
+  const get = () => {
+    if (key === undefined) {
+      const secret = resolveSecretKey(config);
+      key = secret ? deriveKey(secret, 'credentials') : null;
+    }
+    if (!key) throw new SecretKeyMissingError();
+    return key;
+  };
+  return { seal: (plaintext) => seal(plaintext, get()), unseal: (sealed) => unseal(sealed, get()) };
+}

@@ -736,6 +736,7 @@ export interface paths {
                         system_prompt?: string;
                         timezone?: string;
                         tool_ids?: (number | string)[];
+                        tools?: unknown[];
                         /** @enum {string} */
                         type?: "inbound" | "outbound";
                         use_min_interrupt_words?: boolean;
@@ -822,7 +823,7 @@ export interface paths {
                                     data: {
                                         [key: string]: unknown;
                                     };
-                                    /** @description end_call or mid_call_tool */
+                                    /** @description end_call, a built-in tool type (issue 20) or mid_call_tool */
                                     type: string;
                                 }[];
                                 transcriber_id: number | null;
@@ -958,7 +959,7 @@ export interface paths {
                                     data: {
                                         [key: string]: unknown;
                                     };
-                                    /** @description end_call or mid_call_tool */
+                                    /** @description end_call, a built-in tool type (issue 20) or mid_call_tool */
                                     type: string;
                                 }[];
                                 transcriber_id: number | null;
@@ -1064,6 +1065,7 @@ export interface paths {
                         system_prompt?: string;
                         timezone?: string;
                         tool_ids?: (number | string)[];
+                        tools?: unknown[];
                         /** @enum {string} */
                         type?: "inbound" | "outbound";
                         use_min_interrupt_words?: boolean;
@@ -1601,7 +1603,7 @@ export interface paths {
                                     data: {
                                         [key: string]: unknown;
                                     };
-                                    /** @description end_call or mid_call_tool */
+                                    /** @description end_call, a built-in tool type (issue 20) or mid_call_tool */
                                     type: string;
                                 }[];
                                 transcriber_id: number | null;
@@ -1829,7 +1831,7 @@ export interface paths {
                                 data: {
                                     [key: string]: unknown;
                                 };
-                                /** @description end_call or mid_call_tool */
+                                /** @description end_call, a built-in tool type (issue 20) or mid_call_tool */
                                 type: string;
                             }[];
                             transcriber_id: number | null;

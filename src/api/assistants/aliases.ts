@@ -81,6 +81,7 @@ const SAME_NAME = [
   'max_silence_duration',
   'end_call_on_voicemail',
   'status',
+  'tools',
   // resolved against the reference lists in service.ts (the pair language/language_id too)
   'language',
   'language_id',

@@ -1,5 +1,6 @@
 /** Assistants (spec 2.4, 3.5, 4.8–4.12; CONTRACT §4 and §7). */
 import type { FastifyInstance } from 'fastify';
+import { credentialSealer } from '../../lib/secrets.js';
 import { notFound } from '../toolkit/errors.js';
 import { paginate } from '../toolkit/pagination.js';
 import { idParam, messageSchema, pathId, typed, validationSchema } from '../toolkit/route.js';
@@ -38,6 +39,7 @@ const invalid = { 422: validationSchema };
 export async function assistantRoutes(app: FastifyInstance): Promise<void> {
   const r = typed(app);
   const { db } = app.ctx.database;
+  const sealer = credentialSealer(app.ctx.config);
 
   const records = async (rows: AssistantRow[]) => {
     const byId = await toolsOf(db, rows.map((row) => row.id));
@@ -63,7 +65,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     config: { validationMessage: VALIDATION_FAILED },
     preValidation,
   }, async (req, reply) => {
-    const row = await createAssistant(db, req.user.id, normalize(req.body));
+    const row = await createAssistant(db, req.user.id, normalize(req.body), sealer);
     return reply.code(201).send({ message: 'Assistant created successfully', data: await record(row) });
   });
 
@@ -99,7 +101,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     config: { notFoundMessage: NOT_FOUND, validationMessage: VALIDATION_FAILED },
     preValidation: preValidationUpdate,
   }, async (req) => {
-    const row = await updateAssistant(db, req.user.id, req.params.id, normalize(req.body), (err) =>
+    const row = await updateAssistant(db, req.user.id, req.params.id, normalize(req.body), sealer, (err) =>
       req.log.error({ err }, 'assistant update failed'),
     );
     if (!row) throw notFound(NOT_FOUND);

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { pageQuery, pageSchema } from '../toolkit/pagination.js';
 import { msg, v } from '../toolkit/validation.js';
+import { builtinToolsField } from './builtin-tools.js';
 
 const bool = () => v.bool();
 /** The record shows these as 1/0; clients echo them back that way, so 1/0 is accepted besides true/false. */
@@ -61,6 +62,8 @@ export const assistantFields = {
   variables: v.object(),
   post_call_schema: v.array(postCallItem),
   'end_call_tool.description': endCallDescription(),
+  /** Built-in tools (issue 20), flat or nested items; replaces the assistant's built-in tools. */
+  tools: builtinToolsField(),
   end_call_tool: z.object({ description: endCallDescription().optional() }, { error: msg.object }),
   llm_temperature: v.number({ min: 0, max: 1 }),
   voice_stability: v.number({ min: 0, max: 1 }),
@@ -133,7 +136,12 @@ export const assistantRecordSchema = z.object({
   post_call_evaluation: z.boolean(),
   fillers: int().describe('1 enabled, 0 disabled'),
   post_call_schema: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })),
-  tools: z.array(z.object({ type: z.string().describe('end_call or mid_call_tool'), data: z.record(z.string(), z.unknown()) })),
+  tools: z.array(
+    z.object({
+      type: z.string().describe('end_call, a built-in tool type (issue 20) or mid_call_tool'),
+      data: z.record(z.string(), z.unknown()),
+    }),
+  ),
   tool_ids: z.array(int()),
   is_webhook_active: z.boolean(),
   webhook_url: z.string().nullable(),

@@ -1,6 +1,7 @@
 /** Assistant row → the record of spec 2.4 with the exact types it names (CONTRACT §7). */
 import type { assistants } from '../../db/schema.js';
 import { isoMicro } from '../../db/time.js';
+import { builtinRecord } from './builtin-tools.js';
 import type { AssistantRecord } from './schemas.js';
 
 export type AssistantRow = typeof assistants.$inferSelect;
@@ -16,7 +17,15 @@ const bit = (b: boolean) => (b ? 1 : 0);
 
 export function serializeAssistant(row: AssistantRow, tools: AttachedTool[]): AssistantRecord {
   const toolEntries: { type: string; data: Record<string, unknown> }[] = [];
-  if (row.endCallToolDescription) toolEntries.push({ type: 'end_call', data: { description: row.endCallToolDescription } });
+  // The spec's end_call_tool.description shows as the end_call entry (CONTRACT §7), unless a
+  // built-in end_call item stands for it (a record echoed back must not double the entry).
+  const ownEndCall = row.builtinTools.some((b) => b.type === 'end_call');
+  if (row.endCallToolDescription && !ownEndCall) toolEntries.push({ type: 'end_call', data: { description: row.endCallToolDescription } });
+  for (const b of row.builtinTools) {
+    const entry = builtinRecord(b);
+    if (b.type === 'end_call' && entry.data.description == null && row.endCallToolDescription) entry.data.description = row.endCallToolDescription;
+    toolEntries.push(entry);
+  }
   for (const t of tools) toolEntries.push({ type: 'mid_call_tool', data: { id: t.id, name: t.name, description: t.description } });
   return {
     id: row.id,

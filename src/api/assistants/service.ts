@@ -8,9 +8,11 @@ import { and, asc, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
 import { assistants, assistantTools, phoneNumbers, tools, voices } from '../../db/schema.js';
 import { listLanguages, listModels } from '../reference/service.js';
+import { SecretKeyMissingError, type CredentialSealer } from '../../lib/secrets.js';
 import { ErrorBag, HttpError } from '../toolkit/errors.js';
 import { attributeName } from '../toolkit/validation.js';
 import { fieldOf, type Normalized } from './aliases.js';
+import { storeBuiltins } from './builtin-tools.js';
 import type { AssistantRow, AttachedTool } from './serializer.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -86,6 +88,12 @@ export interface References {
   models: readonly { id: number; name: string }[];
 }
 
+/** What resolve needs besides the database: the reference lists and the sealer of built-in tools' keys. */
+export interface ResolveDeps {
+  refs: References;
+  sealer: Pick<CredentialSealer, 'seal'>;
+}
+
 export async function referencesOf(db: Db): Promise<References> {
   const [langs, models] = await Promise.all([listLanguages(db), listModels(db)]);
   return { languages: langs, models };
@@ -99,7 +107,7 @@ export async function resolve(
   userId: number,
   n: Normalized,
   current: AssistantRow | null,
-  refs: References,
+  { refs, sealer }: ResolveDeps,
 ): Promise<Resolved> {
   const val = n.values;
   const errors = new ErrorBag().merge(n.errors.errors);
@@ -218,6 +226,35 @@ export async function resolve(
     });
   }
 
+  // ---- built-in tools (issue 20): the caller's own phone number and other assistant
+  const builtins = val.tools;
+  if (builtins) {
+    const phoneIds = builtins.flatMap((b) => (b.type === 'warm_call_transfer' ? [b.data.outbound_phone_id] : []));
+    const targetIds = builtins.flatMap((b) => (b.type === 'assistant_transfer' ? [b.data.assistant_id] : []));
+    const ownPhones = new Set(
+      phoneIds.length
+        ? (await tx.select({ id: phoneNumbers.id }).from(phoneNumbers).where(and(inArray(phoneNumbers.id, phoneIds), eq(phoneNumbers.userId, userId)))).map((r) => r.id)
+        : [],
+    );
+    const ownAssistants = new Set(
+      targetIds.length
+        ? (await tx.select({ id: assistants.id }).from(assistants).where(and(live(userId), inArray(assistants.id, targetIds)))).map((r) => r.id)
+        : [],
+    );
+    for (const b of builtins) {
+      if (b.type === 'warm_call_transfer' && !ownPhones.has(b.data.outbound_phone_id)) {
+        errors.add(`${b.at}outbound_phone_id`, `The selected ${b.at}outbound_phone_id is invalid.`);
+      }
+      if (b.type === 'assistant_transfer') {
+        if (current && b.data.assistant_id === current.id) {
+          errors.add(`${b.at}assistant_id`, `The ${b.at}assistant_id field must not be the assistant itself.`);
+        } else if (!ownAssistants.has(b.data.assistant_id)) {
+          errors.add(`${b.at}assistant_id`, `The selected ${b.at}assistant_id is invalid.`);
+        }
+      }
+    }
+  }
+
   // ---- webhook state (spec 3.5, CONTRACT §7)
   if (val.webhook_url !== undefined) patch.webhookUrl = val.webhook_url;
   if (val.is_webhook_active === true) {
@@ -264,6 +301,7 @@ export async function resolve(
   if (val.record !== undefined) patch.record = val.record;
   if (val.wait_for_customer !== undefined) patch.waitForCustomer = val.wait_for_customer;
   if (val.status !== undefined) patch.status = val.status;
+  if (builtins) patch.builtinTools = storeBuiltins(builtins, current?.builtinTools ?? [], (plain) => sealer.seal(plain));
   return { patch, toolIds };
 }
 
@@ -288,11 +326,11 @@ const numberTaken = () =>
 
 // ---------------------------------------------------------------- writes
 
-export async function createAssistant(db: Db, userId: number, n: Normalized): Promise<AssistantRow> {
+export async function createAssistant(db: Db, userId: number, n: Normalized, sealer: ResolveDeps['sealer']): Promise<AssistantRow> {
   try {
     const refs = await referencesOf(db);
     return await db.transaction(async (tx) => {
-      const { patch, toolIds } = await resolve(tx, userId, n, null, refs);
+      const { patch, toolIds } = await resolve(tx, userId, n, null, { refs, sealer });
       const [row] = await tx
         .insert(assistants)
         .values({ ...patch, userId, name: patch.name!, type: patch.type!, voiceId: patch.voiceId! })
@@ -315,6 +353,7 @@ export async function updateAssistant(
   userId: number,
   id: number,
   n: Normalized,
+  sealer: ResolveDeps['sealer'],
   onFailure: (err: unknown) => void = () => undefined,
 ): Promise<AssistantRow | null> {
   try {
@@ -322,7 +361,7 @@ export async function updateAssistant(
     return await db.transaction(async (tx) => {
       const current = await findAssistant(tx, userId, id, true);
       if (!current) return null;
-      const { patch, toolIds } = await resolve(tx, userId, n, current, refs);
+      const { patch, toolIds } = await resolve(tx, userId, n, current, { refs, sealer });
       const [row] = await tx
         .update(assistants)
         .set({ ...patch, updatedAt: sql`now()` })
@@ -332,7 +371,7 @@ export async function updateAssistant(
       return row;
     });
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof HttpError || err instanceof SecretKeyMissingError) throw err;
     if (isNumberTaken(err)) numberTaken();
     onFailure(err);
     throw new HttpError(500, 'Assistant update failed');

@@ -1,0 +1,1 @@
+ALTER TABLE "assistants" ADD COLUMN "builtin_tools" jsonb DEFAULT '[]'::jsonb NOT NULL;
