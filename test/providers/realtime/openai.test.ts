@@ -193,4 +193,27 @@ describe('OpenAI Realtime adapter against the Realtime double', () => {
     expect(await next((e) => e.type === 'error')).toMatchObject({ fatal: true, message: expect.stringContaining('realtime server closed the session: 1011') });
     await session.close();
   });
+
+  it('interrupt before any audio of the answer cancels it without truncating anything', async () => {
+    double.knobs.firstDeltaDelayMs = 150;
+    const { session, events, next } = await open();
+    session.respond('Say exactly: Too late.');
+    await next((e) => e.type === 'response-started');
+    session.interrupt(0);
+    expect(await next((e) => e.type === 'response-done')).toMatchObject({ status: 'cancelled' });
+    expect(double.sessions.at(-1)!.received.some((e) => e.type === 'conversation.item.truncate')).toBe(false);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    await session.close();
+  });
+
+  it('without turn detection the model does not answer by itself; respond() makes it answer', async () => {
+    const { session, events, next } = await open({ ...options, turnDetection: null });
+    expect(double.sessions.at(-1)!.session.audio.input.turn_detection).toBeNull();
+    play(session, caller(QUESTION, 24_000), 24_000);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(events.some((e) => e.type === 'response-started' || e.type === 'speech-started')).toBe(false);
+    session.respond('Say exactly: Yes?');
+    expect(await next((e) => e.type === 'assistant-transcript')).toMatchObject({ text: 'Yes?' });
+    await session.close();
+  });
 });

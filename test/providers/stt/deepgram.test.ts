@@ -186,4 +186,20 @@ describe('Deepgram live adapter against the Deepgram double', () => {
     // The empty speech_final still ends the caller's turn.
     expect(events.filter((e) => e.type === 'transcript')).toEqual([{ type: 'transcript', text: '', isFinal: true, speechFinal: true }]);
   });
+
+  it('close() right after open, before the handshake finished, still sends CloseStream and ends cleanly', async () => {
+    const { stream, events } = await open();
+    stream.write(clips.say(YES, RATE));
+    await stream.close();
+    const conn = double.connections.at(-1)!;
+    expect(conn.controls.map((c) => c.type)).toEqual(['CloseStream']);
+    expect(conn.sent.at(-1)!.type).toBe('Metadata');
+    expect(conn.heard.map((h) => h.text)).toEqual([YES]);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+
+  it('reports an unreachable server as a fatal connection error', async () => {
+    const { next } = await open(stt({ url: 'ws://127.0.0.1:1/v1/listen' }));
+    expect(await next((e) => e.type === 'error')).toMatchObject({ fatal: true, message: expect.stringContaining('Deepgram connection failed') });
+  });
 });

@@ -149,4 +149,25 @@ describe('ElevenLabs stream-input adapter against the ElevenLabs double', () => 
     expect(events.filter((e) => e.type === 'spoken').map((e) => (e as { text: string }).text)).toEqual(['Ja.', '   ']);
     expect(double.streams.at(-1)!.received.map((m) => m.text)).toEqual([' ', 'Ja. ', '']);
   });
+
+  it('cancel before the socket is open leaves no events and no stream behind', async () => {
+    const before = double.streams.length;
+    const { stream, events } = open();
+    stream.push('Never said.');
+    stream.cancel();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(events).toEqual([]);
+    // Either the handshake never completed or the double saw the client close it.
+    for (const s of double.streams.slice(before)) expect(s.spoken).toEqual([]);
+  });
+
+  it('waits out a slow first audio and keeps pieces in order across several flushes', async () => {
+    double.knobs.firstAudioDelayMs = 80;
+    const { stream, events, until } = open();
+    for (const t of ['One.', 'Two.', 'Three.']) stream.push(t);
+    stream.end();
+    await until('done');
+    expect(events.filter((e) => e.type === 'spoken').map((e) => (e as { text: string }).text)).toEqual(['One.', 'Two.', 'Three.']);
+    expect(double.streams.at(-1)!.spoken).toEqual(['One. ', 'Two. ', 'Three. ']);
+  });
 });

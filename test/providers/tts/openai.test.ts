@@ -118,4 +118,24 @@ describe('OpenAI-compatible speech adapter against the /v1/audio/speech double',
     await until('error');
     expect(events).toEqual([{ type: 'error', message: 'OpenAI-compatible TTS: speech request failed with status 401: Incorrect API key provided.' }]);
   });
+
+  it('end() with nothing pushed reports done at once, without a request', async () => {
+    const before = double.received.length;
+    const { stream, events } = open();
+    stream.end();
+    expect(events).toEqual([{ type: 'done' }]);
+    expect(double.received.length).toBe(before);
+  });
+
+  it('a whitespace piece between sentences is reported spoken in its place without a request', async () => {
+    const before = double.received.length;
+    const { stream, events, until } = open();
+    stream.push('First.');
+    stream.push('  ');
+    stream.push('Second.');
+    stream.end();
+    await until('done');
+    expect(events.filter((e) => e.type === 'spoken').map((e) => (e as { text: string }).text)).toEqual(['First.', '  ', 'Second.']);
+    expect(double.received.slice(before).map((r) => r.body.input).sort()).toEqual(['First.', 'Second.']); // concurrent requests
+  });
 });

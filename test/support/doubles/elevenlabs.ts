@@ -11,7 +11,7 @@
  *      charDurationsMs}, "alignment":{…}}   per ~100 ms chunk, times from the chunk's start
  *   → {"isFinal":true}, then the close
  *
- * The audio is real: `speechLike()` of the text (clips.ts), so tests can match what a caller
+ * The audio is real: the double's `voice` (voices.ts: the speech-like synthesizer or eSpeak), so tests can match what a caller
  * heard back to the sentence with a ClipBook; every synthesised text is also registered in the
  * double's `clips`. Knobs: time to first audio, pacing between chunks, closing mid-stream,
  * refusing the key.
@@ -21,7 +21,8 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { mulaw } from '../../../src/audio/g711.js';
 import { int16ToBytes } from '../../../src/audio/pcm.js';
-import { ClipBook, speechLike } from './clips.js';
+import { ClipBook } from './clips.js';
+import { speechLikeVoice, type DoubleVoice } from './voices.js';
 import { ProtocolDouble, refuseUpgrade, sleep } from './server.js';
 
 export interface ElevenLabsKnobs {
@@ -56,6 +57,9 @@ const FORMATS: Record<string, { rate: number; ulaw: boolean }> = {
 export class ElevenLabsDouble extends ProtocolDouble {
   readonly knobs: ElevenLabsKnobs = { apiKey: 'el-test-key', firstAudioDelayMs: 0, chunkDelayMs: 0, chunkMs: 100, failAfterChunks: null };
   readonly streams: ElevenLabsStreamRecord[] = [];
+
+  /** What the double speaks with (voices.ts); the speech-like synthesizer unless told otherwise. */
+  voice: DoubleVoice = speechLikeVoice;
 
   constructor(readonly clips = new ClipBook(), knobs: Partial<ElevenLabsKnobs> = {}) {
     super();
@@ -106,7 +110,8 @@ export class ElevenLabsDouble extends ProtocolDouble {
       if (!text.trim()) return;
       work = work.then(async () => {
         if (gone) return;
-        const speech = speechLike(text, format.rate, Number(record.received[0]?.voice_settings?.speed) || 1);
+        const speech = await this.voice(text, format.rate, Number(record.received[0]?.voice_settings?.speed) || 1);
+        if (gone) return;
         this.clips.add(text.trim(), speech.samples, format.rate);
         record.spoken.push(text);
         if (knobs.firstAudioDelayMs) await sleep(knobs.firstAudioDelayMs);

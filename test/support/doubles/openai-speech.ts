@@ -2,7 +2,7 @@
  * A local OpenAI-compatible `POST /v1/audio/speech` server (VOICE.md A3; OpenAI, Kokoro-FastAPI,
  * openedai-speech): JSON `{model, input, voice, response_format, speed}`, answered with audio
  * bytes in chunked transfer as they are "synthesised": `pcm` is raw s16le mono at 24 kHz, `wav`
- * the same with a WAV header. The audio is real (`speechLike()` of the input, clips.ts) and each
+ * the same with a WAV header. The audio is real (the double's `voice`, voices.ts) and each
  * input is registered in `clips`, so tests can name what they received.
  *
  * Knobs: time to first byte, pacing between chunks, chunk size (odd sizes split samples, as
@@ -11,7 +11,8 @@
 import type http from 'node:http';
 import { writeWav } from '../../../src/audio/wav.js';
 import { int16ToBytes } from '../../../src/audio/pcm.js';
-import { ClipBook, speechLike } from './clips.js';
+import { ClipBook } from './clips.js';
+import { speechLikeVoice, type DoubleVoice } from './voices.js';
 import { ProtocolDouble, readBody, sleep } from './server.js';
 
 export interface OpenAiSpeechKnobs {
@@ -38,6 +39,9 @@ export const SPEECH_RATE = 24_000;
 export class OpenAiSpeechDouble extends ProtocolDouble {
   readonly knobs: OpenAiSpeechKnobs = { apiKey: 'tts-test-key', firstByteDelayMs: 0, chunkDelayMs: 0, chunkBytes: 4801, dropAfterChunks: null, failWith: null };
   readonly received: SpeechRequest[] = [];
+
+  /** What the double speaks with (voices.ts); the speech-like synthesizer unless told otherwise. */
+  voice: DoubleVoice = speechLikeVoice;
 
   constructor(readonly clips = new ClipBook(), knobs: Partial<OpenAiSpeechKnobs> = {}) {
     super();
@@ -77,7 +81,7 @@ export class OpenAiSpeechDouble extends ProtocolDouble {
     const speed = body.speed ?? 1;
     if (typeof speed !== 'number' || speed < 0.25 || speed > 4) return fail(400, "'speed' must be between 0.25 and 4.0.");
 
-    const speech = speechLike(body.input, SPEECH_RATE, speed);
+    const speech = await this.voice(body.input, SPEECH_RATE, speed);
     this.clips.add(body.input.trim(), speech.samples, SPEECH_RATE);
     const bytes = format === 'wav' ? writeWav(SPEECH_RATE, speech.samples) : int16ToBytes(speech.samples);
     res.writeHead(200, { 'content-type': format === 'wav' ? 'audio/wav' : 'audio/pcm', 'transfer-encoding': 'chunked' });

@@ -24,7 +24,8 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { mulaw } from '../../../src/audio/g711.js';
 import { bytesToInt16, int16ToBytes } from '../../../src/audio/pcm.js';
-import { ClipBook, EnergySegmenter, speechLike } from './clips.js';
+import { ClipBook, EnergySegmenter } from './clips.js';
+import { speechLikeVoice, type DoubleVoice } from './voices.js';
 import { argsText, ScriptedDouble, type Reply } from './script.js';
 import { refuseUpgrade, sleep } from './server.js';
 
@@ -60,6 +61,9 @@ export interface RealtimeSessionRecord {
 export class RealtimeDouble extends ScriptedDouble {
   readonly knobs: RealtimeKnobs = { apiKey: 'rt-test-key', failAuth: false, firstDeltaDelayMs: 0, chunkDelayMs: 0, closeAfterDeltas: null, rejectSession: null, betaNames: false };
   readonly sessions: RealtimeSessionRecord[] = [];
+
+  /** What the model speaks with (voices.ts); the speech-like synthesizer unless told otherwise. */
+  voice: DoubleVoice = speechLikeVoice;
 
   constructor(readonly clips = new ClipBook(), knobs: Partial<RealtimeKnobs> = {}) {
     super();
@@ -234,7 +238,7 @@ class RealtimeConnection {
         this.audioItems.set(item, 0);
         this.send({ type: 'response.output_item.added', response_id: response.id, output_index: 0, item: { id: item, type: 'message', role: 'assistant', status: 'in_progress', content: [] } });
         const rate = this.session.audio.output?.format?.type === 'audio/pcmu' ? 8000 : 24_000;
-        const speech = speechLike(reply.text, rate, Number(this.session.audio.output?.speed) || 1);
+        const speech = await this.double.voice(reply.text, rate, Number(this.session.audio.output?.speed) || 1);
         this.double.clips.add(reply.text, speech.samples, rate);
         const words = reply.text.split(/(?<=\s)/);
         const per = rate / 10;

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulaw } from '../../../src/audio/g711.js';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import { resample } from '../../../src/audio/resample.js';
 import { loadConfig } from '../../../src/config.js';
 import { speechProviders } from '../../../src/providers/speech.js';
 import type { SttEvent } from '../../../src/providers/stt/types.js';
 import type { TtsEvent } from '../../../src/providers/tts/types.js';
+import { ClipBook } from './clips.js';
 import { startVoiceDoubles, type VoiceDoubles } from './voice.js';
 
 let voice: VoiceDoubles;
@@ -66,5 +68,35 @@ describe('startVoiceDoubles', () => {
     stt.finalize();
     await stt.close();
     expect(events[0]).toEqual({ type: 'transcript', text: 'Your appointment is on Monday.', isFinal: true, speechFinal: true });
+  });
+
+  it("with voice 'local' the TTS doubles speak eSpeak audio, which the STT double recognises after a phone line", async () => {
+    const local = await startVoiceDoubles({ voice: 'local' });
+    try {
+      const providers = speechProviders(loadConfig({ ...local.env }));
+      const tts = providers.tts.find((p) => p.name === 'elevenlabs')!;
+      const audio: Int16Array[] = [];
+      await new Promise<void>((resolve, reject) => {
+        const s = tts.open({ voice: 'v1', sampleRate: 16_000, language: 'en' }, (e: TtsEvent) => {
+          if (e.type === 'audio') audio.push(e.samples);
+          if (e.type === 'done') resolve();
+          if (e.type === 'error') reject(new Error(e.message));
+        });
+        s.push('Good morning, how can I help?');
+        s.end();
+      });
+      const spoken = concat(audio);
+      // Real speech: what the local voice says for the text, not the speech-like sound.
+      const book = new ClipBook().add('espeak', await local.speak('Good morning, how can I help?', 16_000), 16_000).add('speech-like', voice.say('Good morning, how can I help?', 16_000), 16_000);
+      expect(book.matchAudio(spoken, 16_000)?.text).toBe('espeak');
+      const phone = mulaw.decode(mulaw.encode(resample(spoken, 16_000, 8000)));
+      const events: SttEvent[] = [];
+      const stt = await providers.stt[0].open({ sampleRate: 8000, language: 'en', endpointingMs: 400 }, (e) => events.push(e));
+      stt.write(concat([silence(200, 8000), phone, silence(600, 8000)]));
+      await stt.close();
+      expect(events.filter((e) => e.type === 'transcript' && e.isFinal)).toEqual([{ type: 'transcript', text: 'Good morning, how can I help?', isFinal: true, speechFinal: true }]);
+    } finally {
+      await local.close();
+    }
   });
 });

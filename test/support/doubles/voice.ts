@@ -19,6 +19,8 @@ import { ElevenLabsDouble } from './elevenlabs.js';
 import { OpenAiSpeechDouble } from './openai-speech.js';
 import { OpenAiTranscriptionDouble } from './openai-transcription.js';
 import { RealtimeDouble } from './realtime.js';
+import { LocalTts } from '../../../src/providers/tts/local/index.js';
+import { localVoice, speechLikeVoice, type DoubleVoice } from './voices.js';
 
 export interface VoiceDoubles {
   clips: ClipBook;
@@ -38,13 +40,25 @@ export interface VoiceDoubles {
   env: Record<string, string>;
   /** The same environment with batch transcription instead of Deepgram (`stt: 'openai'`). */
   envFor(choice: { stt: 'deepgram' | 'openai' }): Record<string, string>;
-  /** Synthesises caller speech for `text` at `sampleRate`, registered so the STT doubles recognise it. */
+  /** Synthesises caller speech for `text` at `sampleRate` (speech-like), registered so the STT doubles recognise it. */
   say(text: string, sampleRate: number): Int16Array;
+  /** The same with the doubles' voice (eSpeak with `voice: 'local'`), registered too. */
+  speak(text: string, sampleRate: number): Promise<Int16Array>;
   close(): Promise<void>;
 }
 
-export async function startVoiceDoubles(): Promise<VoiceDoubles> {
+export interface VoiceDoublesOptions {
+  /**
+   * What the TTS doubles speak with: `speech-like` (default; deterministic, in-process) or
+   * `local` (eSpeak NG via src/providers/tts/local: intelligible speech, e.g. for browser tests).
+   */
+  voice?: 'speech-like' | 'local';
+}
+
+export async function startVoiceDoubles(options: VoiceDoublesOptions = {}): Promise<VoiceDoubles> {
   const clips = new ClipBook();
+  const local = options.voice === 'local' ? new LocalTts({ size: 1 }) : null;
+  const voice: DoubleVoice = local ? localVoice(local) : speechLikeVoice;
   const [deepgram, elevenlabs, speech, transcription, realtime, llm] = await Promise.all([
     new DeepgramDouble(clips).start(),
     new ElevenLabsDouble(clips).start(),
@@ -53,6 +67,7 @@ export async function startVoiceDoubles(): Promise<VoiceDoubles> {
     new RealtimeDouble(clips).start(),
     new ChatDouble().start(),
   ]);
+  for (const d of [elevenlabs, speech, realtime]) d.voice = voice;
   const env: Record<string, string> = {
     DEEPGRAM_URL: deepgram.url,
     DEEPGRAM_API_KEY: deepgram.knobs.apiKey,
@@ -82,8 +97,14 @@ export async function startVoiceDoubles(): Promise<VoiceDoubles> {
       return out;
     },
     say: (text, sampleRate) => clips.say(text, sampleRate),
+    speak: async (text, sampleRate) => {
+      const { samples } = await voice(text, sampleRate, 1);
+      clips.add(text, samples, sampleRate);
+      return samples;
+    },
     close: async () => {
       await Promise.all([deepgram, elevenlabs, speech, transcription, realtime, llm].map((d) => d.close()));
+      local?.close();
     },
   };
 }
