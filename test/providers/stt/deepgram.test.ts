@@ -202,4 +202,12 @@ describe('Deepgram live adapter against the Deepgram double', () => {
     const { next } = await open(stt({ url: 'ws://127.0.0.1:1/v1/listen' }));
     expect(await next((e) => e.type === 'error')).toMatchObject({ fatal: true, message: expect.stringContaining('Deepgram connection failed') });
   });
+
+  it('passes on the empty final that answers a Finalize when nothing was heard, so a waiting core need not time out', async () => {
+    const { stream, next } = await open();
+    play(stream, silence(300, RATE));
+    stream.finalize();
+    expect(await next((e) => e.type === 'transcript')).toEqual({ type: 'transcript', text: '', isFinal: true, speechFinal: false });
+    await stream.close();
+  });
 });

@@ -36,6 +36,7 @@ interface DeepgramMessage {
   type?: string;
   is_final?: boolean;
   speech_final?: boolean;
+  from_finalize?: boolean;
   channel?: { alternatives?: { transcript?: string }[] };
   description?: string;
   message?: string;
@@ -192,8 +193,9 @@ class DeepgramStream implements SttStream {
         const transcript = (msg.channel?.alternatives?.[0]?.transcript ?? '').trim();
         const isFinal = msg.is_final === true;
         const speechFinal = msg.speech_final === true;
-        // Empty interims are silence; an empty speech_final still ends the caller's turn.
-        if (!transcript && !speechFinal) return;
+        // Empty interims are silence; an empty speech_final still ends the caller's turn, and an
+        // empty answer to Finalize tells a core waiting for the final that no words will come.
+        if (!transcript && !speechFinal && !(isFinal && msg.from_finalize === true)) return;
         this.emit({ type: 'transcript', text: transcript, isFinal, speechFinal });
         return;
       }
