@@ -210,4 +210,36 @@ describe('Deepgram live adapter against the Deepgram double', () => {
     expect(await next((e) => e.type === 'transcript')).toEqual({ type: 'transcript', text: '', isFinal: true, speechFinal: false });
     await stream.close();
   });
+
+  it('with UtteranceEnd dropped, speech_final alone ends the turn (no utterance-end event)', async () => {
+    double.knobs.dropUtteranceEnd = true;
+    const { stream, events, next } = await open();
+    play(stream, utterance(YES, 1500));
+    await next((e) => e.type === 'transcript' && e.speechFinal);
+    await stream.close();
+    expect(events.some((e) => e.type === 'utterance-end')).toBe(false);
+  });
+});
+
+describe('Deepgram double', () => {
+  it('takes the key as the ["token", key] subprotocols (browsers) and refuses a wrong one', async () => {
+    const { default: WebSocket } = await import('ws');
+    const url = `${double.url}?encoding=linear16&sample_rate=16000`;
+    const ok = new WebSocket(url, ['token', double.knobs.apiKey]);
+    await new Promise((resolve, reject) => (ok.once('open', resolve), ok.once('error', reject)));
+    ok.close();
+    const bad = new WebSocket(url, ['token', 'wrong']);
+    const status = await new Promise<number>((resolve) => bad.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    expect(status).toBe(401);
+    bad.on('error', () => undefined);
+    bad.terminate();
+    const noRate = new WebSocket(`${double.url}?encoding=linear16`, { headers: { Authorization: `Token ${double.knobs.apiKey}` } });
+    const refused = await new Promise<{ status: number; reason: string }>((resolve) =>
+      noRate.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0, reason: String(res.headers['dg-error']) })),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.reason).toContain('sample_rate');
+    noRate.on('error', () => undefined);
+    noRate.terminate();
+  });
 });
