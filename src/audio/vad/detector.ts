@@ -53,6 +53,7 @@ export class VoiceActivityDetector {
   private candidateRun = 0;
   private speechStart: number | null = null;
   private silenceStart: number | null = null;
+  private failure: Error | null = null;
 
   constructor(private readonly model: WindowModel, private readonly onEvent: (event: VadEvent) => void, options: DetectorOptions = {}) {
     this.threshold = options.threshold ?? 0.5;
@@ -80,14 +81,21 @@ export class VoiceActivityDetector {
       const startMs = this.clockMs;
       this.clockMs += this.windowMs;
       const scored = this.model.probability(window);
-      this.chain = this.chain.then(async () => this.score(await scored, startMs));
+      if (scored instanceof Promise) scored.catch(() => undefined); // handled in order below
+      // A failed window stops scoring; end() reports the failure.
+      this.chain = this.chain.then(async () => {
+        if (this.failure === null) this.score(await scored, startMs);
+      }).catch((err: unknown) => {
+        this.failure ??= err instanceof Error ? err : new Error(String(err));
+      });
     }
     this.pending = joined.slice(at);
   }
 
-  /** Resolves once every pushed window is scored; closes an open segment at the end of the audio. */
+  /** Resolves once every pushed window is scored (rejects if one failed); closes an open segment at the end of the audio. */
   async end(): Promise<void> {
     await this.chain;
+    if (this.failure) throw this.failure;
     if (this.speechStart !== null) {
       this.onEvent({ type: 'speech-end', startMs: this.speechStart, endMs: this.clockMs });
       this.speechStart = null;

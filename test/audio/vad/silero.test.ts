@@ -92,6 +92,15 @@ describe('Silero VAD on the caller fixtures', () => {
     expect(segments[0].startMs).toBeLessThan(650);
   });
 
+  it('reports a failed window at the end instead of losing it', async () => {
+    const closing = await SileroVadRunner.load();
+    const { VoiceActivityDetector } = await import('../../../src/audio/vad/detector.js');
+    const detector = new VoiceActivityDetector(closing.open(16_000), () => undefined);
+    detector.push(fixtureAudio('book-appointment'));
+    closing.close();
+    await expect(detector.end()).rejects.toThrow('the VAD runner is closed');
+  });
+
   it('refuses a window of the wrong size', async () => {
     await expect(runner.open(8000).probability(new Int16Array(512))).rejects.toThrow(/256 samples, not 512/);
   });

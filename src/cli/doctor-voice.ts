@@ -1,0 +1,51 @@
+/**
+ * `doctor` checks of the offline voice parts: the local voice (eSpeak NG, optional, in a child
+ * process) and the Silero VAD model. Neither failing stops calls: without eSpeak the `local`
+ * voices cannot speak (other providers can); without the model the voice core falls back to a
+ * loudness detector. So both warn, never fail.
+ */
+import { SILERO_MODEL_PATH, SileroVadRunner } from '../audio/vad/silero.js';
+import { EspeakPool } from '../providers/tts/local/pool.js';
+import type { Check, CheckResult } from './doctor.js';
+
+export function localVoiceCheck(packageName?: string): Check {
+  return {
+    name: 'local voice',
+    async run(): Promise<CheckResult> {
+      const pool = new EspeakPool({ size: 1, packageName });
+      try {
+        const status = await pool.status();
+        if (status.available) {
+          return { status: 'ok', detail: `eSpeak NG speaks in its own process${status.reusesInstance ? '' : ' (slow mode: a fresh instance per sentence)'}` };
+        }
+        return {
+          status: 'warn',
+          detail: `not available: ${status.reason}; voices of provider local cannot speak`,
+          fix: 'run npm ci without --omit=optional (eSpeak NG is GPL-3.0-or-later, an optional dependency: see NOTICE), or give assistants voices of another provider',
+        };
+      } finally {
+        pool.close();
+      }
+    },
+  };
+}
+
+export function vadCheck(modelPath = SILERO_MODEL_PATH): Check {
+  return {
+    name: 'voice activity detection',
+    async run(): Promise<CheckResult> {
+      try {
+        const runner = await SileroVadRunner.load({ modelPath });
+        const p = await runner.open(16_000).probability(new Int16Array(512));
+        runner.close();
+        return { status: 'ok', detail: `Silero VAD v5 loads and scores (silence: ${p.toFixed(2)})` };
+      } catch (err) {
+        return {
+          status: 'warn',
+          detail: `Silero VAD does not load (${(err as Error).message.split('\n')[0]}): calls fall back to a loudness detector that hears any noise as speech`,
+          fix: `reinstall with npm ci (onnxruntime-node) and keep ${modelPath} (shipped in the repository)`,
+        };
+      }
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** The doctor's checks of the local voice and the VAD model, present and absent. */
+import { describe, expect, it } from 'vitest';
+import { localVoiceCheck, vadCheck } from '../../src/cli/doctor-voice.js';
+import { checks, type DoctorContext } from '../../src/cli/doctor.js';
+
+const ctx = {} as DoctorContext;
+
+describe('doctor: local voice and VAD', () => {
+  it('are among the checks', () => {
+    expect(checks.map((c) => c.name)).toEqual(expect.arrayContaining(['local voice', 'voice activity detection']));
+  });
+
+  it('reports both working when installed', async () => {
+    expect(await localVoiceCheck().run(ctx)).toEqual({ status: 'ok', detail: 'eSpeak NG speaks in its own process' });
+    expect(await vadCheck().run(ctx)).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^Silero VAD v5 loads and scores \(silence: 0\.0\d\)$/) });
+  });
+
+  it('warns with the fix when eSpeak NG or the model is missing', async () => {
+    expect(await localVoiceCheck('espeak-ng-not-installed').run(ctx)).toEqual({
+      status: 'warn',
+      detail: expect.stringContaining('espeak-ng-not-installed is not installed'),
+      fix: expect.stringContaining('--omit=optional'),
+    });
+    expect(await vadCheck('/nonexistent/silero_vad.onnx').run(ctx)).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('loudness detector'),
+      fix: expect.stringContaining('/nonexistent/silero_vad.onnx'),
+    });
+  });
+});
