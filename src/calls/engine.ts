@@ -23,6 +23,7 @@ import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { fillTemplate } from './variables.js';
+import { voiceFactory, type VadModels } from './voice/factory.js';
 
 /** What the engine runs calls on, chosen by the composition root. */
 export interface EngineDeps {
@@ -30,6 +31,8 @@ export interface EngineDeps {
   providers: ProviderRegistry;
   clock?: Clock;
   tools?: ToolExecutor;
+  /** VAD models for audio legs (Silero); without it the voice core falls back to an energy VAD. */
+  vad?: VadModels;
 }
 
 export { AssistantMissingError } from './types.js';
@@ -45,10 +48,13 @@ export class CallEngine implements CallService {
   private readonly providers: ProviderRegistry;
   private readonly clock: Clock;
   private readonly tools: ToolExecutor;
+  private readonly vad: VadModels | undefined;
   private readonly live = new Map<number, LiveCall>();
   private accepting = true;
-  /** Audio legs are not spoken on yet: calls converse in text (the streaming voice core replaces this). */
-  readonly speaks = false;
+  /** Audio legs converse through the voice core when the deployment can speak (a text-to-speech provider). */
+  get speaks(): boolean {
+    return this.providers.tts.size > 0;
+  }
 
   constructor(
     private readonly ctx: AppContext,
@@ -57,6 +63,7 @@ export class CallEngine implements CallService {
     this.carriers = deps.carriers;
     this.providers = deps.providers;
     this.clock = deps.clock ?? systemClock;
+    this.vad = deps.vad;
     this.tools = deps.tools ?? new ToolRunner({ allowPrivate: ctx.config.ALLOW_PRIVATE_TARGETS, log: ctx.log });
   }
 
@@ -178,6 +185,8 @@ export class CallEngine implements CallService {
     const { metrics, tracing } = this.ctx.services;
     const callSpan = tracing?.start('call', { 'switchboard.call_id': callId, 'switchboard.call_type': call.type, 'switchboard.instance': this.ctx.instanceId });
     const turnRecorder = observeTurns(new DbTurnRecorder(pool, callId, log), { metrics, tracing, callSpan });
+    // Audio legs converse through the voice core with the account's speech providers.
+    const voice = leg.media ? await this.voiceFor(call, log) : undefined;
     const session = new CallSession(
       {
         systemPrompt: fillTemplate(assistant.systemPrompt, variables),
@@ -195,7 +204,7 @@ export class CallEngine implements CallService {
         fillers: assistant.fillers,
         fillerConfig: assistant.fillerConfig,
       },
-      { leg, llm: this.llm, tools: this.tools, clock: this.clock, log, turns: new TurnTracker(turnRecorder, this.clock) },
+      { leg, llm: this.llm, tools: this.tools, clock: this.clock, log, turns: new TurnTracker(turnRecorder, this.clock), voice },
       {
         onRinging: () => move('ringing'),
         onAnswered: (by) => {
@@ -239,6 +248,33 @@ export class CallEngine implements CallService {
       }
     })();
     this.live.set(callId, { session, finished });
+  }
+
+  private async voiceFor(call: LoadedCall, log: Logger) {
+    let registry = this.providers;
+    try {
+      registry = await this.providers.forAccount(call.user_id);
+    } catch (err) {
+      log.warn({ err }, "reading the account's provider keys failed; using the deployment's");
+    }
+    return voiceFactory(
+      {
+        voiceProvider: call.voice_provider ?? 'local',
+        providerVoiceId: call.provider_voice_id,
+        languageIso2: call.language_iso2,
+        voiceStability: call.voice_stability,
+        voiceSimilarity: call.voice_similarity,
+        speechSpeed: call.speech_speed,
+        endpointSensitivity: call.endpoint_sensitivity,
+        endpointType: call.endpoint_type,
+        interruptSensitivity: call.interrupt_sensitivity,
+        allowInterruptions: call.allow_interruptions,
+        minInterruptWords: call.min_interrupt_words,
+        noiseCancellation: call.enable_noise_cancellation,
+      },
+      registry,
+      { clock: this.clock, log, vad: this.vad },
+    );
   }
 
   /** Writes the final record and emits the call-finished event, in one transaction. */
@@ -357,11 +393,14 @@ function insertValues(input: PlaceCallInput, instanceId: string, maxLive: number
 const CLAIM_AND_LOAD = `
   WITH claimed AS (
     UPDATE calls SET owner_instance = $2 WHERE id = $1 AND status = 'initiated'
-    RETURNING id, assistant_id, type, client_phone_number, assistant_phone_number, variables)
-  SELECT c.id, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
+    RETURNING id, user_id, assistant_id, type, client_phone_number, assistant_phone_number, variables)
+  SELECT c.id, c.user_id, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
          a.id AS assistant_id, a.variables AS assistant_variables, a.system_prompt, a.initial_message, a.wait_for_customer,
          a.end_call_on_voicemail, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
          a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
+         a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity, a.endpoint_type,
+         a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation,
+         v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
          (SELECT coalesce(json_agg(json_build_object(
                    'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
                    'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
@@ -370,7 +409,9 @@ const CLAIM_AND_LOAD = `
            WHERE at.assistant_id = a.id) AS tools
     FROM claimed c
     LEFT JOIN assistants a ON a.id = c.assistant_id
-    LEFT JOIN llm_models m ON m.id = a.llm_model_id`;
+    LEFT JOIN llm_models m ON m.id = a.llm_model_id
+    LEFT JOIN voices v ON v.id = a.voice_id
+    LEFT JOIN languages l ON l.id = a.language_id`;
 
 interface LoadedCall {
   id: number;
@@ -396,6 +437,19 @@ interface LoadedCall {
   filler_config: FillerConfig;
   model: string | null;
   tools: MidCallTool[];
+  user_id: number;
+  voice_stability: string;
+  voice_similarity: string;
+  speech_speed: string;
+  endpoint_sensitivity: string;
+  endpoint_type: string;
+  interrupt_sensitivity: string;
+  allow_interruptions: boolean;
+  min_interrupt_words: number;
+  enable_noise_cancellation: boolean;
+  voice_provider: string | null;
+  provider_voice_id: string | null;
+  language_iso2: string | null;
 }
 
 /** A `$n`-numbered statement as a drizzle SQL object (for callers that hand us a drizzle transaction). */

@@ -20,6 +20,8 @@ import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
 import { MemoryTurnRecorder, TurnTracker, type FillerReason } from './turns.js';
 import { FillerScheduler } from './fillers.js';
 import type { FillerConfig } from '../db/schema.js';
+import { SilenceStage } from './voice/silence.js';
+import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
 
 /** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
 export const END_CALL_TOOL = 'end-call';
@@ -74,6 +76,8 @@ export interface SessionDeps {
   clock: Clock;
   log: Logger;
   stages?: SpeechStages;
+  /** Audio legs: builds the leg's voice pipeline (STT → LLM → TTS); without it every leg converses in text. */
+  voice?: VoiceCallFactory;
   /** Where the call's turns are recorded (the engine's is the database; default: kept in memory). */
   turns?: TurnTracker;
 }
@@ -107,6 +111,8 @@ export interface SessionResult {
 
 export class CallSession {
   private readonly stages: SpeechStages;
+  /** The voice pipeline of an audio leg, from the answer on. */
+  private voice: VoiceCall | null = null;
   private readonly timers: CallTimers;
   private readonly turns: TurnTracker;
   private readonly fillers: FillerScheduler;
@@ -211,7 +217,9 @@ export class CallSession {
         this.onAnswered(event.answeredBy);
         return;
       case 'customer-said':
-        this.onCustomerSaid(this.stages.hear(event));
+        // On an audio leg the words join the pipeline (they are its transcript).
+        if (this.voice) this.voice.customerSaid(event.text);
+        else this.onCustomerSaid(this.stages.hear(event));
         return;
       case 'hung-up':
         this.end('ended_by_customer', 'customer hung up', true);
@@ -225,6 +233,7 @@ export class CallSession {
     this.answeredAt = this.deps.clock.now();
     this.hooks.onAnswered?.(by);
     this.timers.start();
+    if (this.deps.voice && this.deps.leg.media) this.startVoice(this.deps.voice, this.deps.leg.media);
     if (by === 'machine' && this.settings.endCallOnVoicemail) {
       this.end('ended_by_assistant', 'voicemail');
       return;
@@ -248,9 +257,48 @@ export class CallSession {
     else this.turn();
   }
 
+  /** An audio leg converses through the voice pipeline; the session keeps the call's life and record. */
+  private startVoice(factory: VoiceCallFactory, media: NonNullable<CarrierLeg['media']>): void {
+    const s = this.settings;
+    const voice = factory(media, {
+      llm: {
+        llm: this.deps.llm,
+        model: s.model,
+        temperature: s.temperature,
+        messages: this.messages,
+        tools: s.tools,
+        specs: this.specs,
+        executor: this.deps.tools,
+        variables: s.variables,
+        onToolCall: (record) => this.toolRecords.push(record),
+      },
+      tracker: this.turns,
+      tapStages: [new SilenceStage(this.timers)],
+    });
+    this.voice = voice;
+    voice.onLine((line) => {
+      this.lines.push(`${line.speaker}: ${line.text}`);
+      if (line.speaker === 'Customer') this.customerUtterances++;
+    });
+    voice.onFrame((frame) => {
+      if (this.ended) return;
+      // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
+      if (frame.kind === 'end-of-turn') this.greeted = true;
+      else if (frame.kind === 'hang-up' && !frame.remote) this.end(frame.reason === 'LLM failure' ? 'ended' : 'completed', frame.reason);
+    });
+  }
+
   private greet(): void {
     this.greeted = true;
     const opening = this.settings.initialMessage.trim();
+    if (this.voice) {
+      if (opening === '') this.voice.respond();
+      else {
+        this.messages.push({ role: 'assistant', content: opening });
+        void this.voice.say(opening, 'greeting');
+      }
+      return;
+    }
     if (opening === '') {
       if (!this.turns.active) this.turns.begin('greeting', null);
       this.turn();
@@ -269,6 +317,10 @@ export class CallSession {
   private reengage(): void {
     if (this.ended || this.turning) return;
     this.messages.push({ role: 'assistant', content: REENGAGEMENT_LINE });
+    if (this.voice) {
+      void this.voice.say(REENGAGEMENT_LINE, 'reengagement');
+      return;
+    }
     const position = this.turns.begin('reengagement', null);
     void this.say(REENGAGEMENT_LINE, true).then(() => this.turns.finish({ position }));
   }
@@ -398,6 +450,8 @@ export class CallSession {
     if (this.ended) return;
     this.ended = true;
     this.fillers.cancel();
+    // Stops playback and the providers; the turn in progress is recorded as it stands.
+    if (this.voice) void this.voice.close(reason).catch((err: unknown) => this.deps.log.warn({ err }, 'closing the voice pipeline failed'));
     this.turns.finish();
     this.timers.stop();
     this.abort.abort();

@@ -42,7 +42,21 @@ export interface VoiceCallOptions {
   turnTaking: TurnTakingSettings;
   /** Where the call's turns are recorded. */
   tracker?: TurnTracker;
+  /** Stages before the VAD (e.g. the noise gate of `noise_cancellation`). */
+  inputStages?: Stage[];
+  /** Pass-through stages at the tail, after the output (silence clock, recorder). */
+  tapStages?: Stage[];
 }
+
+/** What the session hands the engine's voice factory: the conversation it owns. */
+export interface VoiceConversation {
+  llm: LlmStageOptions;
+  tracker: TurnTracker;
+  tapStages: Stage[];
+}
+
+/** Builds the voice pipeline of an audio leg (the engine knows the providers and the assistant's settings). */
+export type VoiceCallFactory = (media: LegMedia, conversation: VoiceConversation) => VoiceCall;
 
 export interface TranscriptLine {
   speaker: 'Customer' | 'AI';
@@ -61,7 +75,7 @@ export class VoiceCall {
     const { media, clock, log, turnTaking } = options;
     const floor = this.floor;
     const barge = bargeInRule(turnTaking.interruptSensitivity);
-    const stages: Stage[] = [];
+    const stages: Stage[] = [...(options.inputStages ?? [])];
     if (options.vad) {
       stages.push(
         new VadStage({
@@ -91,6 +105,7 @@ export class VoiceCall {
       this.output,
     );
     if (options.tracker) stages.push(new TurnRecordingStage(options.tracker));
+    stages.push(...(options.tapStages ?? []));
     this.pipeline = new Pipeline(stages, { clock, log });
     this.pipeline.onOutput((frame) => this.onFrame(frame));
     media.onAudio((samples) =>
@@ -137,6 +152,13 @@ export class VoiceCall {
     this.pipeline.pushAt('sentences', { kind: 'speak', turn, text, source: 'scripted', at });
     this.pipeline.pushAt('sentences', { kind: 'speak-end', turn, at });
     return done;
+  }
+
+  /** The model speaks first (no opening line): a reply turn without caller words. */
+  respond(): void {
+    const turn = this.pipeline.turns.begin();
+    this.floor.assistantTakes(turn);
+    this.pipeline.pushAt('llm', { kind: 'turn-started', turn, turnKind: 'reply', callerText: null, at: this.options.clock.now() });
   }
 
   /** The leg knows the caller's words (sandbox): they are the transcript. */

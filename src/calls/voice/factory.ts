@@ -1,0 +1,73 @@
+/**
+ * The engine's side of the voice core: from the assistant's stored settings and the account's
+ * provider registry, the factory that builds an audio leg's pipeline.
+ *
+ * - text-to-speech: the provider the assistant's voice names (its `provider`, `provider_voice_id`),
+ *   else the local voice; with neither the call cannot speak and converses in text;
+ * - speech-to-text: Deepgram when registered (its key is set), else the OpenAI-compatible
+ *   server, else none (only legs that know the caller's words, like the sandbox, converse);
+ * - voice activity: the deployment's VAD model (Silero), else the energy fallback (logged).
+ */
+import type { Logger } from 'pino';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Clock } from '../../telephony/clock.js';
+import { NoiseGateStage } from './noise-gate.js';
+import type { EndpointType } from './settings.js';
+import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from './speech-options.js';
+import { EnergyVad, type VadModel } from './vad.js';
+import { VoiceCall, type VoiceCallFactory } from './voice-call.js';
+
+export interface AssistantVoiceRow extends VoiceSettingsRow {
+  endpointType: string;
+  interruptSensitivity: string | number;
+  allowInterruptions: boolean;
+  minInterruptWords: number;
+  noiseCancellation: boolean;
+}
+
+/** A VAD model per call at the leg's rate, or null when the deployment has none. */
+export type VadModels = (sampleRate: number) => VadModel | null;
+
+export function voiceFactory(
+  row: AssistantVoiceRow,
+  registry: ProviderRegistry,
+  deps: { clock: Clock; log: Logger; vad?: VadModels },
+): VoiceCallFactory | undefined {
+  const { log, clock } = deps;
+  const chosen = ttsOptionsFor(row, 8000);
+  const tts = registry.tts.get(chosen.provider) ?? registry.tts.get('local');
+  if (!tts) {
+    log.warn({ voiceProvider: chosen.provider }, 'no text-to-speech provider for the voice; audio legs cannot speak');
+    return undefined;
+  }
+  const ttsOptions = tts.name === chosen.provider ? chosen.options : { ...chosen.options, voice: ttsOptionsFor({ ...row, voiceProvider: tts.name, providerVoiceId: null }, 8000).options.voice };
+  const stt = registry.stt.get('deepgram') ?? registry.stt.get('openai') ?? null;
+  const endpointType: EndpointType = row.endpointType === 'ai' ? 'ai' : 'vad';
+  return (media, conversation) => {
+    let vad = deps.vad?.(media.sampleRate) ?? null;
+    if (!vad) {
+      log.warn('no VAD model available; using the energy fallback (loud noise counts as speech)');
+      vad = new EnergyVad(media.sampleRate);
+    }
+    if (!stt) log.info('no speech-to-text provider configured; the caller is understood only on legs that know their words');
+    return new VoiceCall({
+      media,
+      clock,
+      log,
+      llm: conversation.llm,
+      tracker: conversation.tracker,
+      tapStages: conversation.tapStages,
+      inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
+      tts: { provider: tts, options: { ...ttsOptions, sampleRate: media.sampleRate } },
+      stt: stt ? { provider: stt, options: sttOptionsFor(row, media.sampleRate) } : null,
+      vad,
+      turnTaking: {
+        endpointType,
+        endpointSensitivity: Number(row.endpointSensitivity),
+        interruptSensitivity: Number(row.interruptSensitivity),
+        allowInterruptions: row.allowInterruptions,
+        minInterruptWords: Math.max(0, row.minInterruptWords),
+      },
+    });
+  };
+}
