@@ -23,11 +23,14 @@ import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 import { ChatDouble } from '../../support/doubles/chat.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { SpeechDouble } from './support/speech-double.js';
+import { speechLike } from '../../support/doubles/clips.js';
+import { OpenAiSpeechDouble, SPEECH_RATE } from '../../support/doubles/openai-speech.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 8000;
-const MS_PER_WORD = 150;
+
+/** Length at the leg's rate of the double's audio for `text`. */
+const legLength = (text: string) => Math.round((speechLike(text, SPEECH_RATE).samples.length * RATE) / SPEECH_RATE);
 
 /** A voiced sound like a caller's speech on the line (the VAD hears it as speech). */
 function callerVoice(ms: number): Int16Array {
@@ -43,12 +46,12 @@ function callerVoice(ms: number): Int16Array {
 const SETTINGS: TurnTakingSettings = { endpointType: 'vad', endpointSensitivity: 2.5, interruptSensitivity: 2.5, allowInterruptions: true, minInterruptWords: 0 };
 
 let chat: ChatDouble;
-let speech: SpeechDouble;
+let speech: OpenAiSpeechDouble;
 let endpoint: Receiver;
 
 beforeAll(async () => {
   chat = await new ChatDouble().start();
-  speech = await new SpeechDouble(MS_PER_WORD).start();
+  speech = await new OpenAiSpeechDouble().start();
   endpoint = await startReceiver(() => ({ status: 200, body: '{"slots":["10:00"]}' }));
 });
 
@@ -78,7 +81,7 @@ function call(settings: Partial<TurnTakingSettings> = {}, tools: MidCallTool[] =
       executor: new ToolRunner({ allowPrivate: true, log }),
       variables: {},
     },
-    tts: { provider: new OpenAiTts({ baseUrl: speech.baseUrl, model: 'tts-1' }), options: { voice: 'alloy', sampleRate: RATE, language: 'en' } },
+    tts: { provider: new OpenAiTts({ baseUrl: speech.baseUrl, apiKey: speech.knobs.apiKey!, model: 'tts-1' }), options: { voice: 'alloy', sampleRate: RATE, language: 'en' } },
     vad: new EnergyVad(RATE),
     turnTaking: { ...SETTINGS, ...settings },
     tracker: new TurnTracker(recorder, systemClock),
@@ -121,20 +124,24 @@ describe('VoiceCall (assistant side, real audio)', () => {
     };
     const { vc, media, recorder, messages, lines, next, frames } = call({}, [tool]);
     const started = performance.now();
-    const inputsBefore = speech.inputs.length;
+    const inputsBefore = speech.received.length;
     vc.customerSaid('book me in tomorrow');
     const done = await next('playback-done');
     const elapsed = performance.now() - started;
 
     // TTS got the reply sentence by sentence.
-    expect(speech.inputs.slice(inputsBefore)).toEqual(['We have ten free tomorrow.', 'Shall I book it?']);
+    expect(speech.received.slice(inputsBefore).map((r) => r.body.input)).toEqual(['We have ten free tomorrow.', 'Shall I book it?']);
     expect(done).toMatchObject({ kind: 'playback-done', text: 'We have ten free tomorrow. Shall I book it?' });
     // The tool ran against its endpoint with the model's arguments.
     expect(JSON.parse(endpoint.received.at(-1)!.body)).toEqual({ day: 'tomorrow' });
-    // 9 words of 150 ms each reached the caller at 8 kHz, at real pace.
+    // Both sentences reached the caller at 8 kHz, at real pace, recognisably.
     const heard = media.heard();
-    expect(Math.abs(heard.length - 9 * MS_PER_WORD * 8)).toBeLessThan(8 * 30);
-    expect(elapsed).toBeGreaterThan(9 * MS_PER_WORD - 50);
+    const first = legLength('We have ten free tomorrow.');
+    const whole = first + legLength('Shall I book it?');
+    expect(Math.abs(heard.length - whole)).toBeLessThan(RATE * 0.03);
+    expect(elapsed).toBeGreaterThan((whole / RATE) * 1000 - 50);
+    expect(speech.clips.matchAudio(heard.subarray(0, first), RATE)?.text).toBe('We have ten free tomorrow.');
+    expect(speech.clips.matchAudio(heard.subarray(first), RATE)?.text).toBe('Shall I book it?');
     // Audio left in 20 ms frames (a shorter one closes each sentence, before its mark).
     const sizes = frames.flatMap((f) => (f.kind === 'audio-out' ? [f.samples.length] : []));
     expect(sizes.every((n) => n <= 160)).toBe(true);
@@ -173,9 +180,11 @@ describe('VoiceCall (assistant side, real audio)', () => {
     const heardText = interruption.kind === 'interruption' ? interruption.heardText : '';
     expect(reply.startsWith(heardText)).toBe(true);
     expect(heardText.length).toBeLessThan(reply.length - 20);
-    // What the line played matches what the text says was heard (±1 word).
-    const heardWords = heardText.split(' ').length;
-    expect(Math.abs(media.heard().length / (MS_PER_WORD * 8) - heardWords)).toBeLessThan(1.5);
+    // The line played the first sentence whole and part of the second, no more.
+    const first = legLength('One two three.');
+    expect(speech.clips.matchAudio(media.heard().subarray(0, first), RATE)?.text).toBe('One two three.');
+    expect(media.heard().length).toBeGreaterThan(first);
+    expect(media.heard().length).toBeLessThan(first + legLength('Four five six seven eight nine ten.'));
     // Nothing of the cancelled turn is played after the clear.
     const after = media.heard().length;
     await new Promise((r) => setTimeout(r, 400));
@@ -204,7 +213,7 @@ describe('VoiceCall (assistant side, real audio)', () => {
   it('a scripted line plays as its own turn and resolves when played', async () => {
     const { vc, media, recorder } = call();
     await vc.say('Hello, this is Anna.', 'greeting');
-    expect(Math.abs(media.heard().length - 4 * MS_PER_WORD * 8)).toBeLessThan(8 * 30);
+    expect(speech.clips.matchAudio(media.heard(), RATE)?.text).toBe('Hello, this is Anna.');
     expect(recorder.turns[0]).toMatchObject({ kind: 'greeting', assistantText: 'Hello, this is Anna.', interrupted: false });
     await vc.close('test over');
   });

@@ -1,0 +1,165 @@
+/**
+ * The caller's side through real audio: caller speech (registered with the doubles' clip book)
+ * on the sandbox media line → VAD → the Deepgram live double (over its WebSocket protocol) →
+ * end of turn (endpoint_type vad, and ai with and without speech_final) → the chat double with
+ * a mid-call tool call to a local endpoint → the speech double → outbound audio matched back to
+ * the expected sentence. And backchannels under min_interrupt_words.
+ */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { concat, silence } from '../../../src/audio/pcm.js';
+import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
+import { ToolRunner, toolFunction, type MidCallTool } from '../../../src/calls/tool-runner.js';
+import type { Frame } from '../../../src/calls/voice/frames.js';
+import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
+import { endpointRule } from '../../../src/calls/voice/sensitivity.js';
+import type { TurnTakingSettings } from '../../../src/calls/voice/settings.js';
+import { EnergyVad } from '../../../src/calls/voice/vad.js';
+import { VoiceCall, type TranscriptLine } from '../../../src/calls/voice/voice-call.js';
+import type { ChatMessage } from '../../../src/providers/llm/types.js';
+import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
+import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
+import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
+import { systemClock } from '../../../src/telephony/clock.js';
+import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
+import { speechLike } from '../../support/doubles/clips.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { startReceiver, type Receiver } from '../../support/receiver.js';
+
+const log = pino({ level: 'silent' });
+const RATE = 8000;
+
+let voice: VoiceDoubles;
+let endpoint: Receiver;
+
+beforeAll(async () => {
+  voice = await startVoiceDoubles();
+  endpoint = await startReceiver(() => ({ status: 200, body: '{"free":["10:00"]}' }));
+});
+
+afterAll(async () => {
+  await voice.close();
+  await endpoint.close();
+});
+
+const TOOL: MidCallTool = {
+  id: 7,
+  name: 'free_slots',
+  description: 'Free appointment slots of a day',
+  endpoint: '',
+  method: 'POST',
+  timeout: 5,
+  headers: [],
+  schema: [{ name: 'day', type: 'string', description: 'the day' }],
+};
+
+function call(settings: Partial<TurnTakingSettings>) {
+  const media = new SandboxMedia(RATE, systemClock);
+  const recorder = new MemoryTurnRecorder();
+  const messages: ChatMessage[] = [{ role: 'system', content: 'You book appointments.' }];
+  const frames: Frame[] = [];
+  const lines: TranscriptLine[] = [];
+  const tools = [{ ...TOOL, endpoint: `${endpoint.url}/free` }];
+  const turnTaking: TurnTakingSettings = { endpointType: 'vad', endpointSensitivity: 2.5, interruptSensitivity: 2.5, allowInterruptions: true, minInterruptWords: 0, ...settings };
+  const rule = endpointRule(turnTaking.endpointSensitivity);
+  const vc = new VoiceCall({
+    media,
+    clock: systemClock,
+    log,
+    llm: {
+      llm: new OpenAiCompatibleLlm({ baseUrl: voice.llm.baseUrl }),
+      model: 'double',
+      temperature: 0,
+      messages,
+      tools,
+      specs: [...tools.map(toolFunction), { name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
+      executor: new ToolRunner({ allowPrivate: true, log }),
+      variables: {},
+    },
+    tts: { provider: new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' }), options: { voice: 'alloy', sampleRate: RATE, language: 'en' } },
+    stt: {
+      provider: new DeepgramStt({ url: voice.deepgram.url, apiKey: voice.deepgram.knobs.apiKey }),
+      options: { sampleRate: RATE, language: 'en', endpointingMs: rule.sttEndpointingMs, utteranceEndMs: rule.utteranceEndMs },
+    },
+    vad: new EnergyVad(RATE),
+    turnTaking,
+    tracker: new TurnTracker(recorder, systemClock),
+  });
+  vc.onFrame((f) => frames.push(f));
+  vc.onLine((l) => lines.push(l));
+  const waitFor = (test: (f: Frame) => boolean, timeoutMs = 10_000) =>
+    new Promise<Frame>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms`)), timeoutMs);
+      vc.onFrame((f) => {
+        if (test(f)) {
+          clearTimeout(timer);
+          resolve(f);
+        }
+      });
+    });
+  return { vc, media, recorder, messages, frames, lines, waitFor };
+}
+
+const QUESTION = 'I would like to book an appointment for tomorrow';
+const ANSWER = 'Ten in the morning is free. Shall I book it?';
+
+describe('caller speech through VAD and speech-to-text', () => {
+  for (const mode of [
+    { name: 'endpoint_type vad', settings: { endpointType: 'vad' as const }, dropSpeechFinal: false },
+    { name: 'endpoint_type ai', settings: { endpointType: 'ai' as const }, dropSpeechFinal: false },
+    { name: 'endpoint_type ai with speech_final dropped (UtteranceEnd ends the turn)', settings: { endpointType: 'ai' as const }, dropSpeechFinal: true },
+  ]) {
+    it(`${mode.name}: the caller's utterance ends the turn, the reply (after a tool call) is heard`, async () => {
+      voice.deepgram.knobs.dropSpeechFinal = mode.dropSpeechFinal;
+      voice.llm.on(QUESTION, { toolCalls: [{ id: 't1', name: 'free_slots', args: { day: 'tomorrow' } }] }, { text: ANSWER });
+      const { vc, media, lines, recorder, waitFor } = call(mode.settings);
+      const toolCallsBefore = endpoint.received.length;
+      const caller = voice.say(QUESTION, RATE);
+      const done = waitFor((f) => f.kind === 'playback-done');
+      await media.speak(concat([silence(300, RATE), caller, silence(1500, RATE)]));
+      await done;
+      expect(lines[0]).toEqual({ speaker: 'Customer', text: QUESTION });
+      expect(lines[1]).toEqual({ speaker: 'AI', text: ANSWER });
+      expect(endpoint.received.length).toBe(toolCallsBefore + 1);
+      expect(JSON.parse(endpoint.received.at(-1)!.body)).toEqual({ day: 'tomorrow' });
+      // The outbound audio is the two sentences, recognisably.
+      const heard = media.heard();
+      const a = speechLike('Ten in the morning is free.', RATE).samples.length;
+      const b = speechLike('Shall I book it?', RATE).samples.length;
+      expect(Math.abs(heard.length - (a + b))).toBeLessThan(RATE * 0.03);
+      const firstLen = Math.round((heard.length * a) / (a + b));
+      expect(voice.clips.matchAudio(heard.subarray(0, firstLen), RATE)?.text).toBe('Ten in the morning is free.');
+      expect(voice.clips.matchAudio(heard.subarray(firstLen), RATE)?.text).toBe('Shall I book it?');
+      const turn = recorder.turns[0]!;
+      expect(turn).toMatchObject({ callerText: QUESTION, assistantText: ANSWER, interrupted: false });
+      for (const stage of ['finalTranscript', 'llmFirstToken', 'ttsFirstByte', 'firstAudio'] as const) expect(turn.timings[stage]).not.toBeNull();
+      await vc.close('test over');
+      voice.deepgram.knobs.dropSpeechFinal = false;
+    });
+  }
+
+  it('min_interrupt_words 2: "mhm" over the reply does not interrupt; "wait, stop" does', async () => {
+    const long =
+      'Let me tell you about all our opening hours. We open at nine in the morning on weekdays. We close at six in the evening. On Saturdays we open at ten and close at two.';
+    voice.llm.on('tell me the hours', { text: long });
+    voice.llm.on('wait, stop', { text: 'Of course.' });
+    const { vc, media, lines, waitFor, messages } = call({ minInterruptWords: 2, endpointType: 'ai' });
+    vc.customerSaid('tell me the hours');
+    await waitFor((f) => f.kind === 'playback-mark');
+    await media.speak(concat([voice.say('mhm', RATE), silence(1200, RATE)]));
+    expect(media.clears).toBe(0);
+    const interruption = waitFor((f) => f.kind === 'interruption');
+    void media.speak(concat([voice.say('wait, stop', RATE), silence(1200, RATE)]));
+    const frame = await interruption;
+    expect(media.clears).toBe(1);
+    const heardText = frame.kind === 'interruption' ? frame.heardText : '';
+    expect(long.startsWith(heardText)).toBe(true);
+    expect(heardText.length).toBeGreaterThanOrEqual('Let me tell you about all our opening hours.'.length);
+    expect(heardText.length).toBeLessThan(long.length);
+    expect(messages.find((m) => m.role === 'assistant')).toEqual({ role: 'assistant', content: heardText });
+    // "mhm" was no turn of its own; "wait, stop" is the caller's next turn.
+    await waitFor((f) => f.kind === 'end-of-turn');
+    expect(lines.filter((l) => l.speaker === 'Customer').map((l) => l.text)).toEqual(['tell me the hours', 'wait, stop']);
+    await vc.close('test over');
+  });
+});
