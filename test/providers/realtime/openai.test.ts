@@ -4,6 +4,7 @@ import { OpenAiRealtime } from '../../../src/providers/realtime/openai/index.js'
 import type { RealtimeEvent, RealtimeSession, RealtimeSessionOptions } from '../../../src/providers/realtime/types.js';
 import { ClipBook } from '../../support/doubles/clips.js';
 import { RealtimeDouble } from '../../support/doubles/realtime.js';
+import { recordEvents } from '../../support/doubles/recorder.js';
 
 const clips = new ClipBook();
 let double: RealtimeDouble;
@@ -31,21 +32,9 @@ const options: RealtimeSessionOptions = {
 };
 
 async function open(opts = options, p = provider()) {
-  const events: RealtimeEvent[] = [];
-  const waiters: { pred: (e: RealtimeEvent) => boolean; resolve: (e: RealtimeEvent) => void }[] = [];
-  const session: RealtimeSession = await p.open(opts, (e) => {
-    events.push(e);
-    for (const w of waiters.splice(0)) if (w.pred(e)) w.resolve(e);
-    else waiters.push(w);
-  });
-  const next = (pred: (e: RealtimeEvent) => boolean) =>
-    new Promise<RealtimeEvent>((resolve, reject) => {
-      const seen = events.find(pred);
-      if (seen) return resolve(seen);
-      const timer = setTimeout(() => reject(new Error(`no such event; got ${JSON.stringify(events.map((e) => e.type))}`)), 5000);
-      waiters.push({ pred, resolve: (e) => (clearTimeout(timer), resolve(e)) });
-    });
-  return { session, events, next };
+  const rec = recordEvents<RealtimeEvent>();
+  const session: RealtimeSession = await p.open(opts, rec.emit);
+  return { session, events: rec.events, next: rec.next };
 }
 
 function play(session: RealtimeSession, samples: Int16Array, rate: number): void {

@@ -4,6 +4,7 @@ import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
 import type { SttEvent, SttStream, SttStreamOptions } from '../../../src/providers/stt/types.js';
 import { ClipBook } from '../../support/doubles/clips.js';
 import { DeepgramDouble } from '../../support/doubles/deepgram.js';
+import { recordEvents } from '../../support/doubles/recorder.js';
 
 const clips = new ClipBook();
 let double: DeepgramDouble;
@@ -25,22 +26,10 @@ const stt = (over: Partial<ConstructorParameters<typeof DeepgramStt>[0]> = {}) =
 const options: SttStreamOptions = { sampleRate: RATE, language: 'en', endpointingMs: 300, utteranceEndMs: 1000 };
 
 /** Opens a stream that records its events. */
-async function open(provider = stt(), opts = options): Promise<{ stream: SttStream; events: SttEvent[]; next: (pred: (e: SttEvent) => boolean) => Promise<SttEvent> }> {
-  const events: SttEvent[] = [];
-  const waiters: { pred: (e: SttEvent) => boolean; resolve: (e: SttEvent) => void }[] = [];
-  const stream = await provider.open(opts, (e) => {
-    events.push(e);
-    for (const w of waiters.splice(0)) if (w.pred(e)) w.resolve(e);
-    else waiters.push(w);
-  });
-  const next = (pred: (e: SttEvent) => boolean) =>
-    new Promise<SttEvent>((resolve, reject) => {
-      const seen = events.find(pred);
-      if (seen) return resolve(seen);
-      const timer = setTimeout(() => reject(new Error(`no such event; got ${JSON.stringify(events)}`)), 5000);
-      waiters.push({ pred, resolve: (e) => (clearTimeout(timer), resolve(e)) });
-    });
-  return { stream, events, next };
+async function open(provider = stt(), opts = options) {
+  const rec = recordEvents<SttEvent>();
+  const stream: SttStream = await provider.open(opts, rec.emit);
+  return { stream, events: rec.events, next: rec.next };
 }
 
 /** Writes audio in 20 ms frames, the way a call delivers it. */

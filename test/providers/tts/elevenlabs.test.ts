@@ -3,6 +3,7 @@ import { concat } from '../../../src/audio/pcm.js';
 import { ElevenLabsTts, elevenLabsRate } from '../../../src/providers/tts/elevenlabs/index.js';
 import type { TtsEvent, TtsStream, TtsStreamOptions } from '../../../src/providers/tts/types.js';
 import { ClipBook } from '../../support/doubles/clips.js';
+import { recordEvents } from '../../support/doubles/recorder.js';
 import { ElevenLabsDouble } from '../../support/doubles/elevenlabs.js';
 
 let double: ElevenLabsDouble;
@@ -17,20 +18,10 @@ const tts = (over: Partial<ConstructorParameters<typeof ElevenLabsTts>[0]> = {})
   new ElevenLabsTts({ url: double.url, apiKey: double.knobs.apiKey, model: 'eleven_flash_v2_5', ...over });
 const options: TtsStreamOptions = { voice: 'voice-anna', sampleRate: 16_000, language: 'de', stability: 0.4, similarity: 0.8, speed: 1.5 };
 
-function open(provider = tts(), opts = options): { stream: TtsStream; events: TtsEvent[]; until: (type: TtsEvent['type']) => Promise<void> } {
-  const events: TtsEvent[] = [];
-  const waiters: { type: string; resolve: () => void }[] = [];
-  const stream = provider.open(opts, (e) => {
-    events.push(e);
-    for (const w of waiters.filter((w) => w.type === e.type)) w.resolve();
-  });
-  const until = (type: TtsEvent['type']) =>
-    new Promise<void>((resolve, reject) => {
-      if (events.some((e) => e.type === type)) return resolve();
-      const timer = setTimeout(() => reject(new Error(`no ${type}; got ${JSON.stringify(events.map((e) => e.type))}`)), 5000);
-      waiters.push({ type, resolve: () => (clearTimeout(timer), resolve()) });
-    });
-  return { stream, events, until };
+function open(provider = tts(), opts = options) {
+  const rec = recordEvents<TtsEvent>();
+  const stream: TtsStream = provider.open(opts, rec.emit);
+  return { stream, events: rec.events, until: (type: TtsEvent['type']) => rec.until(type).then(() => undefined) };
 }
 
 const audioOf = (events: TtsEvent[]) => concat(events.flatMap((e) => (e.type === 'audio' ? [e.samples] : [])));

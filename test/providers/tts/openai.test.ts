@@ -3,6 +3,7 @@ import { concat } from '../../../src/audio/pcm.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
 import type { TtsEvent, TtsStream, TtsStreamOptions } from '../../../src/providers/tts/types.js';
 import { ClipBook } from '../../support/doubles/clips.js';
+import { recordEvents } from '../../support/doubles/recorder.js';
 import { OpenAiSpeechDouble } from '../../support/doubles/openai-speech.js';
 
 let double: OpenAiSpeechDouble;
@@ -16,19 +17,9 @@ const tts = (over: Partial<ConstructorParameters<typeof OpenAiTts>[0]> = {}) => 
 const options: TtsStreamOptions = { voice: 'alloy', sampleRate: 24_000, language: 'en' };
 
 function open(provider = tts(), opts = options) {
-  const events: TtsEvent[] = [];
-  const waiters: { type: string; resolve: () => void }[] = [];
-  const stream: TtsStream = provider.open(opts, (e) => {
-    events.push(e);
-    for (const w of waiters.filter((w) => w.type === e.type)) w.resolve();
-  });
-  const until = (type: TtsEvent['type']) =>
-    new Promise<void>((resolve, reject) => {
-      if (events.some((e) => e.type === type)) return resolve();
-      const timer = setTimeout(() => reject(new Error(`no ${type}; got ${JSON.stringify(events.map((e) => e.type))}`)), 5000);
-      waiters.push({ type, resolve: () => (clearTimeout(timer), resolve()) });
-    });
-  return { stream, events, until };
+  const rec = recordEvents<TtsEvent>();
+  const stream: TtsStream = provider.open(opts, rec.emit);
+  return { stream, events: rec.events, until: (type: TtsEvent['type']) => rec.until(type).then(() => undefined) };
 }
 
 /** The audio before each `spoken`, per piece. */

@@ -13,7 +13,7 @@ import { writeWav } from '../../../src/audio/wav.js';
 import { int16ToBytes } from '../../../src/audio/pcm.js';
 import { ClipBook } from './clips.js';
 import { speechLikeVoice, type DoubleVoice } from './voices.js';
-import { ProtocolDouble, readBody, sleep } from './server.js';
+import { openAiError, ProtocolDouble, readBody, sleep } from './server.js';
 
 export interface OpenAiSpeechKnobs {
   /** When set, requests must carry `Authorization: Bearer <apiKey>`. */
@@ -58,8 +58,7 @@ export class OpenAiSpeechDouble extends ProtocolDouble {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const fail = (status: number, message: string, type = 'invalid_request_error'): void =>
-      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type, param: null, code: null } }));
+    const fail = (status: number, message: string, type?: string) => openAiError(res, status, message, type);
     if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/audio/speech') return fail(404, 'Not found');
     const raw = (await readBody(req)).toString('utf8');
     let body: Record<string, any>;

@@ -10,7 +10,7 @@
 import type http from 'node:http';
 import { monoOf, readWav } from '../../../src/audio/wav.js';
 import { ClipBook, EnergySegmenter } from './clips.js';
-import { ProtocolDouble, readBody, sleep } from './server.js';
+import { openAiError, ProtocolDouble, readBody, sleep } from './server.js';
 
 export interface OpenAiTranscriptionKnobs {
   apiKey: string | null;
@@ -46,8 +46,7 @@ export class OpenAiTranscriptionDouble extends ProtocolDouble {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const fail = (status: number, message: string, type = 'invalid_request_error'): void =>
-      void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type, param: null, code: null } }));
+    const fail = (status: number, message: string, type?: string) => openAiError(res, status, message, type);
     if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/audio/transcriptions') return fail(404, 'Not found');
     const body = await readBody(req);
     const k = this.knobs;

@@ -77,6 +77,11 @@ export function refuseUpgrade(socket: Duplex, status: number, reason: string, he
   socket.end(lines.join('\r\n') + '\r\n\r\n');
 }
 
+/** An OpenAI-style error answer (`{error: {message, type, param, code}}`), as OpenAI-compatible servers send. */
+export function openAiError(res: http.ServerResponse, status: number, message: string, type = 'invalid_request_error'): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type, param: null, code: null } }));
+}
+
 /** Reads a request body as text. */
 export function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {

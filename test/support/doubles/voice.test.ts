@@ -5,11 +5,25 @@ import { resample } from '../../../src/audio/resample.js';
 import { loadConfig } from '../../../src/config.js';
 import { speechProviders } from '../../../src/providers/speech.js';
 import type { SttEvent } from '../../../src/providers/stt/types.js';
-import type { TtsEvent } from '../../../src/providers/tts/types.js';
+import type { TtsEvent, TtsProvider, TtsStreamOptions } from '../../../src/providers/tts/types.js';
 import { ClipBook } from './clips.js';
 import { startVoiceDoubles, type VoiceDoubles } from './voice.js';
 
 let voice: VoiceDoubles;
+
+/** Speaks one text through a TTS provider; its audio chunks. */
+function speakAll(tts: TtsProvider, options: TtsStreamOptions, text: string): Promise<Int16Array[]> {
+  const audio: Int16Array[] = [];
+  return new Promise((resolve, reject) => {
+    const s = tts.open(options, (e: TtsEvent) => {
+      if (e.type === 'audio') audio.push(e.samples);
+      if (e.type === 'done') resolve(audio);
+      if (e.type === 'error') reject(new Error(e.message));
+    });
+    s.push(text);
+    s.end();
+  });
+}
 beforeAll(async () => {
   voice = await startVoiceDoubles();
 });
@@ -29,16 +43,7 @@ describe('startVoiceDoubles', () => {
   it('round trip through the real adapters: what the TTS double says, the STT double recognises (shared clips)', async () => {
     const providers = speechProviders(loadConfig({ ...voice.env }));
     const tts = providers.tts.find((p) => p.name === 'elevenlabs')!;
-    const audio: Int16Array[] = [];
-    await new Promise<void>((resolve, reject) => {
-      const s = tts.open({ voice: 'v1', sampleRate: 8000, language: 'en' }, (e: TtsEvent) => {
-        if (e.type === 'audio') audio.push(e.samples);
-        if (e.type === 'done') resolve();
-        if (e.type === 'error') reject(new Error(e.message));
-      });
-      s.push('Your table is booked for eight.');
-      s.end();
-    });
+    const audio = await speakAll(tts, { voice: 'v1', sampleRate: 8000, language: 'en' }, 'Your table is booked for eight.');
     const events: SttEvent[] = [];
     const stt = await providers.stt[0].open({ sampleRate: 8000, language: 'en', endpointingMs: 300 }, (e) => events.push(e));
     const caller = voice.say('Thank you, goodbye.', 8000);
@@ -52,16 +57,7 @@ describe('startVoiceDoubles', () => {
   it('round trip over the OpenAI-compatible pair: speech double audio, resampled to 16 kHz, is transcribed back', async () => {
     const providers = speechProviders(loadConfig({ ...voice.envFor({ stt: 'openai' }) }));
     const tts = providers.tts.find((p) => p.name === 'openai')!;
-    const audio: Int16Array[] = [];
-    await new Promise<void>((resolve, reject) => {
-      const s = tts.open({ voice: 'alloy', sampleRate: 24_000, language: 'en' }, (e: TtsEvent) => {
-        if (e.type === 'audio') audio.push(e.samples);
-        if (e.type === 'done') resolve();
-        if (e.type === 'error') reject(new Error(e.message));
-      });
-      s.push('Your appointment is on Monday.');
-      s.end();
-    });
+    const audio = await speakAll(tts, { voice: 'alloy', sampleRate: 24_000, language: 'en' }, 'Your appointment is on Monday.');
     const events: SttEvent[] = [];
     const stt = await providers.stt[0].open({ sampleRate: 16_000, language: 'en' }, (e) => events.push(e));
     stt.write(resample(concat(audio), 24_000, 16_000));
@@ -75,16 +71,7 @@ describe('startVoiceDoubles', () => {
     try {
       const providers = speechProviders(loadConfig({ ...local.env }));
       const tts = providers.tts.find((p) => p.name === 'elevenlabs')!;
-      const audio: Int16Array[] = [];
-      await new Promise<void>((resolve, reject) => {
-        const s = tts.open({ voice: 'v1', sampleRate: 16_000, language: 'en' }, (e: TtsEvent) => {
-          if (e.type === 'audio') audio.push(e.samples);
-          if (e.type === 'done') resolve();
-          if (e.type === 'error') reject(new Error(e.message));
-        });
-        s.push('Good morning, how can I help?');
-        s.end();
-      });
+      const audio = await speakAll(tts, { voice: 'v1', sampleRate: 16_000, language: 'en' }, 'Good morning, how can I help?');
       const spoken = concat(audio);
       // Real speech: what the local voice says for the text, not the speech-like sound.
       const book = new ClipBook().add('espeak', await local.speak('Good morning, how can I help?', 16_000), 16_000).add('speech-like', voice.say('Good morning, how can I help?', 16_000), 16_000);
