@@ -1,0 +1,98 @@
+/**
+ * compose.yaml and its load balancer, read as Docker Compose and nginx would: PostgreSQL and
+ * three Switchboard instances behind nginx, every instance's environment made of settings of
+ * the README configuration table, the load balancer passing WebSocket upgrades to all three.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadConfig } from '../../src/config.js';
+import { readmeSettings, ROOT } from '../support/configuration-table.js';
+
+interface Service {
+  image?: string;
+  build?: string;
+  environment?: Record<string, string>;
+  ports?: string[];
+  expose?: string[];
+  depends_on?: Record<string, { condition: string }> | string[];
+  volumes?: string[];
+  healthcheck?: { test: string[] };
+}
+const compose = parse(fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
+const services = compose.services;
+const instances = Object.keys(services).filter((n) => /^switchboard-\d+$/.test(n));
+const nginx = fs.readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
+
+/** Compose's `${NAME:-default}` / `${NAME:?message}` / `${NAME}` substitution, with `vars` as the .env file. */
+function interpolate(value: string, vars: Record<string, string>): string {
+  return value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_m, name: string, op?: string, arg?: string) => {
+    const v = vars[name];
+    if (v !== undefined && v !== '') return v;
+    if (op === '?') throw new Error(`${name} is required: ${arg}`);
+    return op === '-' ? (arg ?? '') : '';
+  });
+}
+
+describe('compose.yaml', () => {
+  it('runs PostgreSQL, three Switchboard instances and a load balancer', () => {
+    expect(Object.keys(services).sort()).toEqual(['lb', 'postgres', 'switchboard-1', 'switchboard-2', 'switchboard-3']);
+    expect(services.postgres.image).toMatch(/^postgres:(1[5-9])/);
+    expect(services.postgres.healthcheck?.test.join(' ')).toContain('pg_isready');
+    expect(services.postgres.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
+  });
+
+  it('gives every instance the same environment, made only of documented settings', () => {
+    const documented = readmeSettings();
+    const first = services[instances[0]].environment!;
+    for (const name of instances) {
+      const s = services[name];
+      expect(s.build).toBe('.');
+      expect(s.environment).toEqual(first);
+      expect(Object.keys(s.environment!).filter((k) => !documented.includes(k))).toEqual([]);
+      expect(s.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' } });
+      // Reached through the load balancer only.
+      expect(s.ports ?? []).toEqual([]);
+      expect(s.expose).toEqual([first.PORT]);
+    }
+    for (const required of ['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY', 'PUBLIC_BASE_URL']) expect(Object.keys(first)).toContain(required);
+  });
+
+  it('has an environment the service accepts, pointing at the compose PostgreSQL', () => {
+    const vars = { POSTGRES_PASSWORD: 'pw-0123456789', ADMIN_TOKEN: 'admin-token-0123456789', SECRET_KEY: 'k'.repeat(48) };
+    const env = Object.fromEntries(Object.entries(services['switchboard-1'].environment!).map(([k, v]) => [k, interpolate(String(v), vars)]));
+    const config = loadConfig(env);
+    const db = new URL(config.DATABASE_URL!);
+    const pgEnv = Object.fromEntries(Object.entries(services.postgres.environment!).map(([k, v]) => [k, interpolate(String(v), vars)]));
+    expect(db.hostname).toBe('postgres');
+    expect(db.port).toBe('5432');
+    expect(db.username).toBe(pgEnv.POSTGRES_USER);
+    expect(db.password).toBe(pgEnv.POSTGRES_PASSWORD);
+    expect(db.pathname).toBe(`/${pgEnv.POSTGRES_DB}`);
+    expect(config.HOST).toBe('0.0.0.0');
+    expect(config.LOG_FORMAT).toBe('json');
+    // Secrets have no defaults: compose refuses to start without them.
+    expect(() => interpolate(String(services['switchboard-1'].environment!.SECRET_KEY), {})).toThrow(/SECRET_KEY is required/);
+    expect(() => interpolate(String(services.postgres.environment!.POSTGRES_PASSWORD), {})).toThrow(/POSTGRES_PASSWORD is required/);
+  });
+
+  it('publishes only the load balancer, whose nginx config spreads over all three instances and passes WebSocket upgrades', () => {
+    const lb = services.lb;
+    expect(lb.ports).toEqual(['8080:80']);
+    const mount = lb.volumes!.find((v) => v.includes('nginx.conf'))!;
+    expect(mount.split(':')[0]).toBe('./deploy/nginx.conf');
+    expect(mount.split(':')[1]).toBe('/etc/nginx/nginx.conf');
+    const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(nginx)!;
+    const servers = [...upstream[2].matchAll(/server\s+([\w.-]+):(\d+)/g)].map((m) => `${m[1]}:${m[2]}`);
+    expect(servers.sort()).toEqual(instances.map((n) => `${n}:${services[n].environment!.PORT}`).sort());
+    expect(nginx).toMatch(new RegExp(`proxy_pass\\s+http://${upstream[1]};`));
+    expect(nginx).toMatch(/listen\s+80;/);
+    expect(nginx).toMatch(/proxy_http_version\s+1\.1;/);
+    expect(nginx).toMatch(/proxy_set_header\s+Upgrade\s+\$http_upgrade;/);
+    expect(nginx).toMatch(/map\s+\$http_upgrade\s+\$connection_upgrade\s*\{[^}]*default\s+upgrade;/);
+    expect(nginx).toMatch(/proxy_set_header\s+Connection\s+\$connection_upgrade;/);
+    // Long enough for a call's media stream.
+    expect(Number(/proxy_read_timeout\s+(\d+)s;/.exec(nginx)?.[1])).toBeGreaterThanOrEqual(3600);
+  });
+});
