@@ -67,7 +67,14 @@ describe('browser calls', () => {
     await expect.poll(() => transcript.textContent()).toContain('The call has ended.');
     await page.getByRole('link', { name: 'Open the call record' }).click();
     await expect.poll(() => page.getByTestId('transcript').textContent()).toContain('Do you have a table for two tonight?');
-    await screenshot(page, '21-talk-call-record');
+    // The call's turns with their timings: the chart and its table.
+    const turnsTable = page.getByRole('table', { name: 'Turns and their timings' });
+    await turnsTable.waitFor();
+    expect(await turnsTable.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await page.getByRole('img', { name: /Stage timings per turn/ }).waitFor();
+    expect(await turnsTable.textContent()).toContain('Do you have a table for two tonight?');
+    const record = await checkPage(page, '21-talk-call-record');
+    expect(record.violations).toEqual([]);
     const calls = (await user.get('/api/user/calls?type=web')).body;
     expect(calls.data[0]).toMatchObject({ type: 'web', assistant_name: 'Front desk' });
   });

@@ -4,6 +4,7 @@ import { unwrap } from '../api';
 import { useApi } from '../session';
 import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
 import { useInterval, useLoad, useSubmit } from '../ui/hooks';
+import { TurnTimings } from './TurnTimings';
 
 const LIVE = ['initiated', 'ringing', 'in-progress'];
 
@@ -49,11 +50,13 @@ export default function CallDetail() {
   const api = useApi();
   const navigate = useNavigate();
   const call = useLoad(() => unwrap(api.GET('/api/user/calls/{id}', { params: { path: { id: String(id) } } })), [id]);
+  const turns = useLoad(async () => (await unwrap(api.GET('/api/user/calls/{id}/turns', { params: { path: { id: String(id) } } }))).data, [id]);
   const deliveries = useLoad(async () => (await unwrap(api.GET('/api/user/calls/{id}/webhook-deliveries', { params: { path: { id: String(id) } } }))).data, [id]);
   const action = useSubmit();
   const [notice, setNotice] = useState<string | null>(null);
   useInterval(() => {
     call.reload();
+    turns.reload();
     deliveries.reload();
   }, call.data && LIVE.includes(call.data.status) ? 2000 : null);
 
@@ -120,6 +123,11 @@ export default function CallDetail() {
             ))}
           </ol>
         )}
+      </section>
+
+      <section aria-labelledby="turns-heading">
+        <h2 id="turns-heading">Turns and timings</h2>
+        {turns.data ? <TurnTimings turns={turns.data} /> : <Loading what="the turns" />}
       </section>
 
       <section aria-labelledby="evaluation-heading">
