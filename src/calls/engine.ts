@@ -257,6 +257,7 @@ export class CallEngine implements CallService {
     } catch (err) {
       log.warn({ err }, "reading the account's provider keys failed; using the deployment's");
     }
+    await this.vad?.prepare();
     return voiceFactory(
       {
         voiceProvider: call.voice_provider ?? 'local',

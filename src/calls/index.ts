@@ -7,6 +7,8 @@
 import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
 import { CallEngine } from './engine.js';
+import { SileroVad, sharedVadRunner, type SileroVadRunner } from '../audio/vad/silero.js';
+import type { VadModels } from './voice/factory.js';
 import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
 
 export { CallEngine } from './engine.js';
@@ -24,7 +26,7 @@ const SWEEP_INTERVAL_MS = 10_000;
 
 export function callEnginePart(ctx: AppContext): BackgroundPart {
   const events = ctx.services.callEvents;
-  const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers });
+  const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx) });
   const { pool } = ctx.database;
   const timers: NodeJS.Timeout[] = [];
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -59,5 +61,26 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       await engine.stop();
       await forgetInstance(pool, ctx.instanceId).catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Silero VAD for audio legs: the shared batched runner, loaded on the first audio call (text-only
+ * processes never load it). When the model cannot load, the voice core falls back to its energy VAD.
+ */
+function sileroModels(ctx: AppContext): VadModels {
+  let runner: SileroVadRunner | null = null;
+  let warned = false;
+  return {
+    prepare: async () => {
+      if (runner) return;
+      try {
+        runner = await sharedVadRunner();
+      } catch (err) {
+        if (!warned) ctx.log.warn({ err }, 'the Silero VAD model could not be loaded; audio calls use the energy fallback');
+        warned = true;
+      }
+    },
+    model: (sampleRate) => (runner ? new SileroVad(runner, sampleRate >= 16_000 ? 16_000 : 8000) : null),
   };
 }

@@ -25,8 +25,11 @@ export interface AssistantVoiceRow extends VoiceSettingsRow {
   noiseCancellation: boolean;
 }
 
-/** A VAD model per call at the leg's rate, or null when the deployment has none. */
-export type VadModels = (sampleRate: number) => VadModel | null;
+/** The deployment's VAD: `prepare` (loads it once) before `model`, which gives one per call, or null when there is none. */
+export interface VadModels {
+  prepare(): Promise<void>;
+  model(sampleRate: number): VadModel | null;
+}
 
 export function voiceFactory(
   row: AssistantVoiceRow,
@@ -44,7 +47,7 @@ export function voiceFactory(
   const stt = registry.stt.get('deepgram') ?? registry.stt.get('openai') ?? null;
   const endpointType: EndpointType = row.endpointType === 'ai' ? 'ai' : 'vad';
   return (media, conversation) => {
-    let vad = deps.vad?.(media.sampleRate) ?? null;
+    let vad = deps.vad?.model(media.sampleRate) ?? null;
     if (!vad) {
       log.warn('no VAD model available; using the energy fallback (loud noise counts as speech)');
       vad = new EnergyVad(media.sampleRate);

@@ -14,7 +14,9 @@ import type { Frame } from '../../../src/calls/voice/frames.js';
 import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
 import { endpointRule } from '../../../src/calls/voice/sensitivity.js';
 import type { TurnTakingSettings } from '../../../src/calls/voice/settings.js';
-import { EnergyVad } from '../../../src/calls/voice/vad.js';
+import { EnergyVad, type VadModel } from '../../../src/calls/voice/vad.js';
+import { SileroVad, sharedVadRunner } from '../../../src/audio/vad/silero.js';
+import { fixture, fixtureAudio } from '../../support/audio-fixtures.js';
 import { VoiceCall, type TranscriptLine } from '../../../src/calls/voice/voice-call.js';
 import type { ChatMessage } from '../../../src/providers/llm/types.js';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
@@ -53,7 +55,7 @@ const TOOL: MidCallTool = {
   schema: [{ name: 'day', type: 'string', description: 'the day' }],
 };
 
-function call(settings: Partial<TurnTakingSettings>) {
+function call(settings: Partial<TurnTakingSettings>, vad: VadModel = new EnergyVad(RATE)) {
   const media = new SandboxMedia(RATE, systemClock);
   const recorder = new MemoryTurnRecorder();
   const messages: ChatMessage[] = [{ role: 'system', content: 'You book appointments.' }];
@@ -81,7 +83,7 @@ function call(settings: Partial<TurnTakingSettings>) {
       provider: new DeepgramStt({ url: voice.deepgram.url, apiKey: voice.deepgram.knobs.apiKey }),
       options: { sampleRate: RATE, language: 'en', endpointingMs: rule.sttEndpointingMs, utteranceEndMs: rule.utteranceEndMs },
     },
-    vad: new EnergyVad(RATE),
+    vad,
     turnTaking,
     tracker: new TurnTracker(recorder, systemClock),
   });
@@ -137,6 +139,27 @@ describe('caller speech through VAD and speech-to-text', () => {
       voice.deepgram.knobs.dropSpeechFinal = false;
     });
   }
+
+  it('Silero VAD (the production default) on a recorded utterance: endpoint_type vad ends the turn', async () => {
+    const clip = fixture('book-appointment');
+    const audio = fixtureAudio('book-appointment', 8000);
+    voice.clips.add(clip.text, audio, RATE);
+    voice.llm.on(clip.text, { text: 'Tomorrow at ten is free.' });
+    const silero = new SileroVad(await sharedVadRunner(), 8000);
+    const { vc, media, lines, recorder, waitFor } = call({ endpointType: 'vad' }, silero);
+    const done = waitFor((f) => f.kind === 'playback-done');
+    const stopped = waitFor((f) => f.kind === 'speech-stopped');
+    await media.speak(concat([silence(300, RATE), audio, silence(1500, RATE)]));
+    await stopped;
+    await done;
+    expect(lines).toEqual([
+      { speaker: 'Customer', text: clip.text },
+      { speaker: 'AI', text: 'Tomorrow at ten is free.' },
+    ]);
+    expect(voice.clips.matchAudio(media.heard(), RATE)?.text).toBe('Tomorrow at ten is free.');
+    expect(recorder.turns[0]!.timings.firstAudio).not.toBeNull();
+    await vc.close('test over');
+  });
 
   it('min_interrupt_words 2: "mhm" over the reply does not interrupt; "wait, stop" does', async () => {
     const long =
