@@ -683,6 +683,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         allow_interruptions?: boolean;
+                        /** @enum {string} */
+                        ambient_sound?: "none" | "office" | "cafe";
                         ambient_sound_volume?: number;
                         assistant_name?: string;
                         /** @enum {string} */
@@ -699,6 +701,12 @@ export interface paths {
                         /** @enum {string} */
                         engine_type?: "pipeline" | "multimodal";
                         filler_audios?: boolean;
+                        filler_config?: {
+                            negative?: string[];
+                            neutral?: string[];
+                            positive?: string[];
+                            question?: string[];
+                        };
                         fillers?: boolean | 0 | 1;
                         include_recording_in_webhook?: boolean;
                         initial_message?: string;
@@ -1012,6 +1020,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         allow_interruptions?: boolean;
+                        /** @enum {string} */
+                        ambient_sound?: "none" | "office" | "cafe";
                         ambient_sound_volume?: number;
                         assistant_name?: string;
                         /** @enum {string} */
@@ -1028,6 +1038,12 @@ export interface paths {
                         /** @enum {string} */
                         engine_type?: "pipeline" | "multimodal";
                         filler_audios?: boolean;
+                        filler_config?: {
+                            negative?: string[];
+                            neutral?: string[];
+                            positive?: string[];
+                            question?: string[];
+                        };
                         fillers?: boolean | 0 | 1;
                         include_recording_in_webhook?: boolean;
                         initial_message?: string;

@@ -54,6 +54,8 @@ export const ALIAS_PAIRS: readonly Pair[] = [
 
 /** Fields whose request name is the record name; taken as they are. */
 const SAME_NAME = [
+  'filler_config',
+  'ambient_sound',
   'voice_id',
   'timezone',
   'initial_message',

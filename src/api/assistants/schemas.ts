@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { pageQuery, pageSchema } from '../toolkit/pagination.js';
 import { msg, v } from '../toolkit/validation.js';
 import { builtinToolsField } from './builtin-tools.js';
+import { AMBIENT_SOUNDS } from '../../calls/voice/ambient.js';
 
 const bool = () => v.bool();
 /** The record shows these as 1/0; clients echo them back that way, so 1/0 is accepted besides true/false. */
@@ -31,6 +32,10 @@ export const postCallItem = z.object({
   type: v.enum(['string', 'number', 'bool']),
   description: filled(),
 });
+
+/** One mood's filler phrases (src/calls/fillers.ts). */
+const fillerPhrases = () =>
+  v.array(v.string({ max: 200 })).max(20, { error: 'The :attribute field must not have more than 20 items.' }).optional();
 
 const endCallDescription = () => v.string({ max: 500 }).nullable();
 
@@ -92,6 +97,12 @@ export const assistantFields = {
   enable_noise_cancellation: bool(),
   fillers: boolOrBit(),
   wait_for_customer: bool(),
+  // ---- record fields the spec's request list lacks (issue 19: the voice settings they hold work)
+  filler_config: z.object(
+    { neutral: fillerPhrases(), negative: fillerPhrases(), positive: fillerPhrases(), question: fillerPhrases() },
+    { error: msg.object },
+  ),
+  ambient_sound: v.enum(AMBIENT_SOUNDS),
 };
 
 type Fields = typeof assistantFields;

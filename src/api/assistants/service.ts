@@ -300,6 +300,11 @@ export async function resolve(
   if (val.enable_noise_cancellation !== undefined) patch.enableNoiseCancellation = val.enable_noise_cancellation;
   if (val.record !== undefined) patch.record = val.record;
   if (val.wait_for_customer !== undefined) patch.waitForCustomer = val.wait_for_customer;
+  if (val.filler_config !== undefined) {
+    const f = val.filler_config;
+    patch.fillerConfig = { neutral: f.neutral ?? [], negative: f.negative ?? [], positive: f.positive ?? [], question: f.question ?? [] };
+  }
+  if (val.ambient_sound !== undefined) patch.ambientSound = val.ambient_sound;
   if (val.status !== undefined) patch.status = val.status;
   if (builtins) patch.builtinTools = storeBuiltins(builtins, current?.builtinTools ?? [], (plain) => sealer.seal(plain));
   return { patch, toolIds };
