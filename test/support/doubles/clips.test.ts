@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mulaw } from '../../../src/audio/g711.js';
 import { applyGain, concat, silence } from '../../../src/audio/pcm.js';
 import { resample } from '../../../src/audio/resample.js';
+import { fixtureAudio, fixtureIndex } from '../audio-fixtures.js';
 import { ClipBook, EnergySegmenter, correlate, envelope, speechLike, trim } from './clips.js';
 
 const phrases = [
@@ -73,5 +74,20 @@ describe('clip matching', () => {
     expect(ends[0].startMs).toBeLessThanOrEqual(330);
     const book = new ClipBook().add(phrases[2], a, rate).add(phrases[3], b, rate);
     expect(ends.map((u) => book.match(u.env)?.text)).toEqual([phrases[2], phrases[3]]);
+  });
+
+  it('real speech (the eSpeak fixtures): the 8 kHz μ-law file matches its 16 kHz source above 0.9, and no other fixture', () => {
+    const speech = fixtureIndex.filter((f) => f.kind !== 'silence');
+    const book = new ClipBook();
+    for (const f of speech) book.add(f.text, fixtureAudio(f.name, 16_000), 16_000);
+    const scores: string[] = [];
+    for (const f of speech) {
+      const phone = fixtureAudio(f.name, 8000);
+      const own = correlate(trim(envelope(phone, 8000)), trim(envelope(fixtureAudio(f.name, 16_000), 16_000)));
+      scores.push(`${f.name}: ${own.toFixed(3)}`);
+      expect(own).toBeGreaterThan(0.9);
+      expect(book.matchAudio(phone, 8000)?.text).toBe(f.text);
+    }
+    expect(book.matchAudio(fixtureAudio('silence', 16_000), 16_000)).toBeNull();
   });
 });

@@ -86,4 +86,19 @@ describe('startVoiceDoubles', () => {
       await local.close();
     }
   });
+
+  it('recognises the real-speech fixtures over a phone line: the 8 kHz μ-law caller audio becomes their text', async () => {
+    const providers = speechProviders(loadConfig({ ...voice.env }));
+    const events: SttEvent[] = [];
+    const stt = await providers.stt[0].open({ sampleRate: 8000, language: 'en', endpointingMs: 500 }, (e) => events.push(e));
+    // One utterance at a time: under 5 s each, what the adapter holds while it connects.
+    stt.write(concat([silence(300, 8000), voice.fixture('book-appointment', 8000), silence(900, 8000)]));
+    while (!events.some((e) => e.type === 'transcript' && e.isFinal)) await new Promise((r) => setTimeout(r, 10));
+    stt.write(concat([voice.fixture('friday-afternoon', 8000), silence(900, 8000)]));
+    await stt.close();
+    expect(events.flatMap((e) => (e.type === 'transcript' && e.isFinal ? [e.text] : []))).toEqual([
+      'I would like to book an appointment for tomorrow.',
+      'Friday afternoon would be best for me.',
+    ]);
+  });
 });

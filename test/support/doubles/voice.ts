@@ -5,6 +5,7 @@
  *   const voice = await startVoiceDoubles();
  *   const app = await startService({ ...voice.env });           // however the test starts it
  *   const hello = voice.say('Hello, I would like a table.', 8000); // caller audio, recognisable
+ *   const real = voice.fixture('book-appointment', 8000);          // real speech, recognisable too
  *   voice.llm.on('Hello, I would like a table.', { text: 'For how many people?' });
  *   … voice.clips.matchAudio(heardByCaller, 8000)?.text === 'For how many people?'
  *   await voice.close();
@@ -21,6 +22,7 @@ import { OpenAiTranscriptionDouble } from './openai-transcription.js';
 import { RealtimeDouble } from './realtime.js';
 import { LocalTts } from '../../../src/providers/tts/local/index.js';
 import { localVoice, speechLikeVoice, type DoubleVoice } from './voices.js';
+import { fixtureAudio, fixtureIndex } from '../audio-fixtures.js';
 
 export interface VoiceDoubles {
   clips: ClipBook;
@@ -42,6 +44,12 @@ export interface VoiceDoubles {
   envFor(choice: { stt: 'deepgram' | 'openai' }): Record<string, string>;
   /** Synthesises caller speech for `text` at `sampleRate` (speech-like), registered so the STT doubles recognise it. */
   say(text: string, sampleRate: number): Int16Array;
+  /**
+   * A caller-speech fixture (test/fixtures/audio: real eSpeak speech) at 16 kHz or 8 kHz
+   * (decoded μ-law). Every fixture is registered under its text when the doubles start, so the
+   * STT doubles transcribe it.
+   */
+  fixture(name: string, sampleRate: 8000 | 16_000): Int16Array;
   /** The same with the doubles' voice (eSpeak with `voice: 'local'`), registered too. */
   speak(text: string, sampleRate: number): Promise<Int16Array>;
   close(): Promise<void>;
@@ -57,6 +65,7 @@ export interface VoiceDoublesOptions {
 
 export async function startVoiceDoubles(options: VoiceDoublesOptions = {}): Promise<VoiceDoubles> {
   const clips = new ClipBook();
+  for (const f of fixtureIndex) if (f.kind !== 'silence') clips.add(f.text, fixtureAudio(f.name, 16_000), 16_000);
   const local = options.voice === 'local' ? new LocalTts({ size: 1 }) : null;
   const voice: DoubleVoice = local ? localVoice(local) : speechLikeVoice;
   const [deepgram, elevenlabs, speech, transcription, realtime, llm] = await Promise.all([
@@ -97,6 +106,7 @@ export async function startVoiceDoubles(options: VoiceDoublesOptions = {}): Prom
       return out;
     },
     say: (text, sampleRate) => clips.say(text, sampleRate),
+    fixture: (name, sampleRate) => fixtureAudio(name, sampleRate),
     speak: async (text, sampleRate) => {
       const { samples } = await voice(text, sampleRate, 1);
       clips.add(text, samples, sampleRate);
