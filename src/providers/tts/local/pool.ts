@@ -28,7 +28,7 @@ export class LocalVoiceUnavailableError extends Error {}
 export class SpeakCancelledError extends Error {}
 
 export interface PoolOptions {
-  /** How many child processes at most (default 2; each holds about 60 MB). */
+  /** How many child processes at most (default 2; each ≈ 140 MB resident). */
   size?: number;
   /** The npm package to load (tests name a missing one to see the absent case). */
   packageName?: string;
