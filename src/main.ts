@@ -2,6 +2,7 @@
 import { fullProcess } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { StartupError } from './db/startup-error.js';
 import { startService } from './service.js';
 
 function firstStartBanner(tokens: { adminToken?: string; demoToken?: string }, baseUrl: string): string {
@@ -59,6 +60,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  // What the operator must fix (DATA_DIR, DATABASE_URL, a refused migration): one line, exit 2.
+  if (err instanceof StartupError) {
+    console.error(`switchboard: ${err.message}`);
+    process.exit(2);
+  }
   console.error(err);
   process.exit(1);
 });

@@ -19,6 +19,7 @@ import { AccountProviders, ProviderCredentials } from './providers/accounts.js';
 import type { AppContext } from './context.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
+import { startupDatabaseError } from './db/startup-error.js';
 import { connect } from './db/pool.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
@@ -100,7 +101,9 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   };
 
   try {
-    await runMigrations(url);
+    await runMigrations(url).catch((err: unknown) => {
+      throw startupDatabaseError(err, url!);
+    });
     database = connect(url, { max: opts.poolSize });
     const bootstrap = embedded && !config.DATABASE_URL
       ? await bootstrapIfEmpty(database.db, { adminTokenFromEnv: config.ADMIN_TOKEN })
