@@ -4,8 +4,9 @@
  *
  * - every address a host name resolves to is checked, and the connection is pinned to the
  *   checked address (no DNS-rebinding window between check and connect);
- * - link-local addresses (169.254.0.0/16 incl. cloud metadata, fe80::/10), unspecified,
- *   multicast, broadcast and reserved ranges are always refused;
+ * - addresses are judged after unwrapping the IPv4 an IPv6 form carries (src/lib/address-guard.ts);
+ * - link-local addresses (169.254.0.0/16 incl. cloud metadata, fe80::/10), site-local
+ *   (fec0::/10), unspecified, multicast, broadcast and reserved ranges are always refused;
  * - loopback, private (RFC 1918, fc00::/7) and carrier-grade NAT ranges are refused unless
  *   `allowPrivate` (ALLOW_PRIVATE_TARGETS);
  * - redirects are never followed, responses are size-capped, one timeout covers the
@@ -15,7 +16,9 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { addressBlockReason } from './address-guard.js';
+
+export { addressBlockReason };
 
 export class BlockedTargetError extends Error {
   constructor(readonly target: string, reason: string) {
@@ -46,32 +49,6 @@ export interface OutboundResponse {
   body: string;
   truncated: boolean;
   durationMs: number;
-}
-
-const ALWAYS_BLOCKED = new Set(['linkLocal', 'unspecified', 'multicast', 'broadcast', 'reserved', 'benchmarking', 'amt', 'as112', 'as112v6', 'deprecated', 'orchid2', 'droneRemoteIdProtocolEntityTags', 'discard']);
-const PRIVATE = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat', 'rfc6598']);
-
-/** Why an address may not be called, or null when it may. */
-export function addressBlockReason(address: string, allowPrivate: boolean): string | null {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.process(address); // IPv4-mapped IPv6 becomes IPv4
-  } catch {
-    return 'not an IP address';
-  }
-  const range = parsed.range();
-  if (ALWAYS_BLOCKED.has(range)) return `${range} address`;
-  if (PRIVATE.has(range) && !allowPrivate) return `${range} address`;
-  if (parsed.kind() === 'ipv6') {
-    // NAT64 / 6to4 / Teredo embed IPv4 addresses: judge the embedded one.
-    const v6 = parsed as ipaddr.IPv6;
-    if (range === 'rfc6052' || range === '6to4' || range === 'teredo') {
-      const parts = v6.toByteArray();
-      const embedded = range === '6to4' ? parts.slice(2, 6) : parts.slice(12, 16);
-      return addressBlockReason(embedded.join('.'), allowPrivate);
-    }
-  }
-  return null;
 }
 
 function hostOf(url: URL): string {
