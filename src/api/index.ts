@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { providerLookupRoutes } from './assistants/providers.js';
 import { assistantRoutes } from './assistants/routes.js';
 import { callRoutes } from './calls/routes.js';
 import { makeCallRoutes } from './calls/make-call.js';
@@ -23,6 +24,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     referenceRoutes,
     toolRoutes,
     assistantRoutes,
+    providerLookupRoutes,
     leadRoutes,
     campaignRoutes,
     callRoutes,

@@ -741,10 +741,12 @@ export interface paths {
                         speech_speed?: number;
                         /** @enum {string} */
                         status?: "active" | "inactive";
+                        synthesizer_provider_id?: number | string | null;
                         system_prompt?: string;
                         timezone?: string;
                         tool_ids?: (number | string)[];
                         tools?: unknown[];
+                        transcriber_provider_id?: number | string | null;
                         /** @enum {string} */
                         type?: "inbound" | "outbound";
                         use_min_interrupt_words?: boolean;
@@ -1078,10 +1080,12 @@ export interface paths {
                         speech_speed?: number;
                         /** @enum {string} */
                         status?: "active" | "inactive";
+                        synthesizer_provider_id?: number | string | null;
                         system_prompt?: string;
                         timezone?: string;
                         tool_ids?: (number | string)[];
                         tools?: unknown[];
+                        transcriber_provider_id?: number | string | null;
                         /** @enum {string} */
                         type?: "inbound" | "outbound";
                         use_min_interrupt_words?: boolean;
@@ -1192,6 +1196,125 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's assistants (bare array, the older list existing clients use; oldest first) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allow_interruptions: boolean;
+                            ambient_sound: string;
+                            ambient_sound_volume: string;
+                            created_at: string;
+                            deleted_at: string | null;
+                            enable_noise_cancellation: boolean;
+                            /** @description 1 yes, 0 no */
+                            end_call_on_voicemail: number;
+                            endpoint_sensitivity: number;
+                            endpoint_type: string;
+                            engine_id: number | null;
+                            filler_config: {
+                                negative: string[];
+                                neutral: string[];
+                                positive: string[];
+                                question: string[];
+                            };
+                            /** @description 1 enabled, 0 disabled */
+                            fillers: number;
+                            flows_platform_id: number | null;
+                            id: number;
+                            inbound_webhook_url: string | null;
+                            include_recording_in_webhook: boolean;
+                            initial_message: string;
+                            instance_id: number;
+                            interrupt_sensitivity: number;
+                            is_webhook_active: boolean;
+                            knowledgebase_id: number | null;
+                            knowledgebase_mode: string;
+                            language: string | null;
+                            language_id: number | null;
+                            llm_model_id: number | null;
+                            llm_temperature: string;
+                            max_duration: number;
+                            max_silence_duration: number;
+                            min_interrupt_words: number;
+                            mode: string;
+                            multimodal_model_id: number | null;
+                            name: string;
+                            phone_number_id: number | null;
+                            post_call_evaluation: boolean;
+                            post_call_schema: {
+                                description: string;
+                                name: string;
+                                type: string;
+                            }[];
+                            record: boolean;
+                            reengagement_interval: number;
+                            send_webhook_only_on_completed: boolean;
+                            speech_speed: string;
+                            /** @description active or inactive */
+                            status: string;
+                            synthesizer_id: number | null;
+                            synthesizer_provider_id: number | null;
+                            system_prompt: string;
+                            timezone: string;
+                            tool_ids: number[];
+                            tools: {
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description end_call, a built-in tool type (issue 20) or mid_call_tool */
+                                type: string;
+                            }[];
+                            transcriber_id: number | null;
+                            transcriber_provider_id: number | null;
+                            /** @description inbound or outbound */
+                            type: string;
+                            updated_at: string;
+                            user_id: number;
+                            uuid: string;
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            voice_id: number;
+                            voice_similarity: string;
+                            voice_stability: string;
+                            wait_for_customer: boolean;
+                            webhook_url: string | null;
+                            widget_settings: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1913,6 +2036,118 @@ export interface paths {
                             phone_number: string;
                             type_label: string;
                         }[];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/synthesizer-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Text-to-speech providers an assistant can use (synthesizer_provider_id); optional language_id filter */
+        get: {
+            parameters: {
+                query?: {
+                    language_id?: number | string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/transcriber-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Speech-to-text providers an assistant can use (transcriber_provider_id); optional language_id filter */
+        get: {
+            parameters: {
+                query?: {
+                    language_id?: number | string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
                     };
                 };
             };

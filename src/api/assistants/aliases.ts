@@ -84,6 +84,8 @@ const SAME_NAME = [
   'end_call_on_voicemail',
   'status',
   'tools',
+  'synthesizer_provider_id',
+  'transcriber_provider_id',
   // resolved against the reference lists in service.ts (the pair language/language_id too)
   'language',
   'language_id',

@@ -23,6 +23,7 @@ import {
   createAssistant,
   deleteAssistant,
   findAssistant,
+  listAll,
   listOutbound,
   listPage,
   NOT_FOUND,
@@ -139,6 +140,14 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
       items: await records(rows),
     });
   });
+
+  r.get('/api/user/assistants', {
+    schema: {
+      tags,
+      summary: "The caller's assistants (bare array, the older list existing clients use; oldest first)",
+      response: { 200: assistantRecordSchema.array() },
+    },
+  }, async (req) => records(await listAll(db, req.user.id)));
 
   r.get('/api/user/assistants/outbound', {
     schema: { tags, summary: "The caller's outbound assistants (bare array)", response: { 200: assistantRecordSchema.array() } },

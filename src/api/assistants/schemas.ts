@@ -91,6 +91,9 @@ export const assistantFields = {
   mode: v.enum(['pipeline', 'multimodal']),
   language_id: v.id(),
   llm_model_id: v.id(),
+  // ---- issue 20: ids of the provider lookups (null: the deployment's choice)
+  synthesizer_provider_id: v.id().nullable(),
+  transcriber_provider_id: v.id().nullable(),
   record: bool(),
   reengagement_interval: v.int({ min: 7, max: 600 }),
   max_duration: v.int({ min: 20, max: 1200 }),

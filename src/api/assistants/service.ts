@@ -11,6 +11,7 @@ import { listLanguages, listModels } from '../reference/service.js';
 import { SecretKeyMissingError, type CredentialSealer } from '../../lib/secrets.js';
 import { ErrorBag, HttpError } from '../toolkit/errors.js';
 import { attributeName } from '../toolkit/validation.js';
+import { synthesizerById, transcriberById } from '../../providers/catalog.js';
 import { fieldOf, type Normalized } from './aliases.js';
 import { storeBuiltins } from './builtin-tools.js';
 import type { AssistantRow, AttachedTool } from './serializer.js';
@@ -57,6 +58,10 @@ export async function listPage(db: Db, userId: number, page: number, perPage: nu
     .limit(perPage)
     .offset((page - 1) * perPage);
   return { total, rows };
+}
+
+export async function listAll(db: Db, userId: number): Promise<AssistantRow[]> {
+  return db.select().from(assistants).where(live(userId)).orderBy(asc(assistants.id));
 }
 
 export async function listOutbound(db: Db, userId: number): Promise<AssistantRow[]> {
@@ -226,6 +231,14 @@ export async function resolve(
     });
   }
 
+  // ---- speech providers (issue 20): one of the lookups' entries, or null for the deployment's choice
+  if (val.synthesizer_provider_id != null && !synthesizerById(val.synthesizer_provider_id)) {
+    errors.add('synthesizer_provider_id', 'The selected synthesizer provider id is invalid.');
+  }
+  if (val.transcriber_provider_id != null && !transcriberById(val.transcriber_provider_id)) {
+    errors.add('transcriber_provider_id', 'The selected transcriber provider id is invalid.');
+  }
+
   // ---- built-in tools (issue 20): the caller's own phone number and other assistant
   const builtins = val.tools;
   if (builtins) {
@@ -306,6 +319,8 @@ export async function resolve(
   }
   if (val.ambient_sound !== undefined) patch.ambientSound = val.ambient_sound;
   if (val.status !== undefined) patch.status = val.status;
+  if (val.synthesizer_provider_id !== undefined) patch.synthesizerProviderId = val.synthesizer_provider_id;
+  if (val.transcriber_provider_id !== undefined) patch.transcriberProviderId = val.transcriber_provider_id;
   if (builtins) patch.builtinTools = storeBuiltins(builtins, current?.builtinTools ?? [], (plain) => sealer.seal(plain));
   return { patch, toolIds };
 }
