@@ -17,7 +17,7 @@ beforeAll(async () => {
   clips.say(SECOND, RATE);
 });
 afterAll(() => double.close());
-beforeEach(() => Object.assign(double.knobs, { apiKey: 'stt-test-key', delayMs: 0, failWith: null }));
+beforeEach(() => Object.assign(double.knobs, { apiKey: 'stt-test-key', delayMs: 0, failWith: null, segmentation: 'energy' }));
 
 const stt = (over: Partial<ConstructorParameters<typeof OpenAiStt>[0]> = {}) => new OpenAiStt({ baseUrl: double.baseUrl, apiKey: 'stt-test-key', model: 'whisper-1', ...over });
 const options: SttStreamOptions = { sampleRate: RATE, language: 'en', keywords: ['Anna', 'Dr. Weber'] };
@@ -137,5 +137,26 @@ describe('transcription double', () => {
     missing.append('model', 'whisper-1');
     const bad = await fetch(`${double.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: 'Bearer stt-test-key' }, body: missing });
     expect(bad.status).toBe(400);
+  });
+
+  it('cuts real speech with Silero VAD when asked (segmentation: silero): two fixtures in one file, both named', async () => {
+    const { fixtureAudio, fixtureIndex } = await import('../../support/audio-fixtures.js');
+    const { writeWav } = await import('../../../src/audio/wav.js');
+    const book = new ClipBook();
+    const silero = await new OpenAiTranscriptionDouble(book, { segmentation: 'silero' }).start();
+    try {
+      for (const f of fixtureIndex) if (f.kind !== 'silence') book.add(f.text, fixtureAudio(f.name, 16_000), 16_000);
+      const f = new FormData();
+      const audio = concat([silence(300, 8000), fixtureAudio('book-appointment', 8000), silence(900, 8000), fixtureAudio('yes-that-works', 8000), silence(300, 8000)]);
+      f.append('file', new Blob([new Uint8Array(writeWav(8000, audio))], { type: 'audio/wav' }), 'a.wav');
+      f.append('model', 'whisper-1');
+      f.append('response_format', 'verbose_json');
+      const res = await fetch(`${silero.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: 'Bearer stt-test-key' }, body: f });
+      const json = await res.json();
+      expect(json.text).toBe('I would like to book an appointment for tomorrow. Yes, that works for me.');
+      expect(json.segments).toHaveLength(2);
+    } finally {
+      await silero.close();
+    }
   });
 });

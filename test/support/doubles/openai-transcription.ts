@@ -9,13 +9,20 @@
  */
 import type http from 'node:http';
 import { monoOf, readWav } from '../../../src/audio/wav.js';
-import { ClipBook, EnergySegmenter } from './clips.js';
+import { detectSpeech } from '../../../src/audio/vad/detector.js';
+import { SileroVad, sharedVadRunner } from '../../../src/audio/vad/silero.js';
+import { ClipBook, EnergySegmenter, envelope } from './clips.js';
 import { openAiError, ProtocolDouble, readBody, sleep } from './server.js';
 
 export interface OpenAiTranscriptionKnobs {
   apiKey: string | null;
   delayMs: number;
   failWith: number | null;
+  /**
+   * How the file is cut into utterances: by energy (default; works on any audio, including the
+   * speech-like synthesizer's) or by Silero VAD (src/audio/vad; real speech only).
+   */
+  segmentation: 'energy' | 'silero';
 }
 
 export interface TranscriptionRequest {
@@ -28,7 +35,7 @@ export interface TranscriptionRequest {
 }
 
 export class OpenAiTranscriptionDouble extends ProtocolDouble {
-  readonly knobs: OpenAiTranscriptionKnobs = { apiKey: 'stt-test-key', delayMs: 0, failWith: null };
+  readonly knobs: OpenAiTranscriptionKnobs = { apiKey: 'stt-test-key', delayMs: 0, failWith: null, segmentation: 'energy' };
   readonly received: TranscriptionRequest[] = [];
 
   constructor(readonly clips = new ClipBook(), knobs: Partial<OpenAiTranscriptionKnobs> = {}) {
@@ -75,12 +82,9 @@ export class OpenAiTranscriptionDouble extends ProtocolDouble {
     }
     const samples = monoOf(wav);
     record.file = { name: (file as File).name ?? '', type: file.type, sampleRate: wav.sampleRate, durationMs: (samples.length / wav.sampleRate) * 1000 };
-    const segmenter = new EnergySegmenter(wav.sampleRate, 300, this.clips.level);
-    const utterances = segmenter.push(samples).flatMap((e) => (e.type === 'end' ? [e.utterance] : []));
-    const last = segmenter.flush();
-    if (last) utterances.push(last);
+    const utterances = k.segmentation === 'silero' ? await sileroUtterances(samples, wav.sampleRate) : energyUtterances(samples, wav.sampleRate, this.clips.level);
     const segments = utterances.flatMap((u) => {
-      const match = this.clips.match(u.env);
+      const match = this.clips.match(envelope(u.samples, wav.sampleRate));
       return match ? [{ start: u.startMs / 1000, end: u.endMs / 1000, text: match.text }] : [];
     });
     record.text = segments.map((s) => s.text).join(' ');
@@ -102,4 +106,24 @@ export class OpenAiTranscriptionDouble extends ProtocolDouble {
     if (format !== 'json') return fail(400, `The double answers json, text and verbose_json, not '${format}'.`);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: record.text }));
   }
+}
+
+interface Cut {
+  startMs: number;
+  endMs: number;
+  samples: Int16Array;
+}
+
+function energyUtterances(samples: Int16Array, sampleRate: number, level: number): Cut[] {
+  const segmenter = new EnergySegmenter(sampleRate, 300, level);
+  const cuts: Cut[] = segmenter.push(samples).flatMap((e) => (e.type === 'end' ? [e.utterance] : []));
+  const last = segmenter.flush();
+  if (last) cuts.push(last);
+  return cuts;
+}
+
+async function sileroUtterances(samples: Int16Array, sampleRate: number): Promise<Cut[]> {
+  const model = new SileroVad(await sharedVadRunner(), sampleRate === 8000 ? 8000 : 16_000);
+  const segments = await detectSpeech(model, samples, sampleRate, { minSilenceMs: 300 });
+  return segments.map((s) => ({ ...s, samples: samples.subarray(Math.floor((s.startMs / 1000) * sampleRate), Math.ceil((s.endMs / 1000) * sampleRate)) }));
 }
