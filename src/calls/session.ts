@@ -278,6 +278,7 @@ export class CallSession {
     this.voice = voice;
     voice.onLine((line) => {
       this.lines.push(`${line.speaker}: ${line.text}`);
+      this.deps.leg.caption?.(line.speaker === 'AI' ? 'assistant' : 'user', line.text);
       if (line.speaker === 'Customer') this.customerUtterances++;
     });
     voice.onFrame((frame) => {

@@ -61,6 +61,8 @@ export interface CarrierLeg {
   say?(text: string): Promise<void>;
   /** Ends the call from our side; no `hung-up` event follows. */
   hangUp(reason?: string): void;
+  /** Legs that can show text (browser calls) get each transcript line as it is settled. */
+  caption?(role: 'user' | 'assistant', text: string): void;
 }
 
 export interface DialRequest {

@@ -539,6 +539,8 @@ export interface paths {
                                 id: number;
                                 mode: string;
                                 name: string;
+                                provider: string;
+                                provider_voice_id: string | null;
                                 user_id: number | null;
                             }[];
                         };
@@ -547,7 +549,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a public voice, or a private voice of one user */
+        /**
+         * Add a public voice, or a private voice of one user
+         * @description `provider` (default `local`) speaks the voice; `provider_voice_id` is that provider's own voice id (ElevenLabs voice id, OpenAI voice name; null = its default).
+         */
         post: {
             parameters: {
                 query?: never;
@@ -561,6 +566,9 @@ export interface paths {
                         /** @enum {string} */
                         mode: "pipeline" | "multimodal";
                         name: string;
+                        /** @enum {string} */
+                        provider?: "local" | "elevenlabs" | "openai";
+                        provider_voice_id?: string | null;
                         user_id?: number | string | null;
                     };
                 };

@@ -75,14 +75,25 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/admin/voices', {
-    schema: { tags, summary: 'Add a public voice, or a private voice of one user', body: createVoiceBody },
+    schema: {
+      tags,
+      summary: 'Add a public voice, or a private voice of one user',
+      description: '`provider` (default `local`) speaks the voice; `provider_voice_id` is that provider\'s own voice id (ElevenLabs voice id, OpenAI voice name; null = its default).',
+      body: createVoiceBody,
+    },
   }, async (req, reply) => {
-    const voice = await addVoice(db, { name: req.body.name, mode: req.body.mode, userId: req.body.user_id }).catch((err: unknown) => {
+    const voice = await addVoice(db, {
+      name: req.body.name,
+      mode: req.body.mode,
+      userId: req.body.user_id,
+      provider: req.body.provider ?? 'local',
+      providerVoiceId: req.body.provider_voice_id?.trim() || null,
+    }).catch((err: unknown) => {
       // A voice's owner is a body field: an unknown one is invalid input, not a missing resource.
       if (err instanceof AccountError && err.kind === 'user-not-found') throw fieldError('user_id', 'The selected user id is invalid.');
       throw err;
     });
-    return reply.code(201).send({ data: { id: voice.id, name: voice.name, mode: voice.mode } });
+    return reply.code(201).send({ data: { id: voice.id, name: voice.name, mode: voice.mode, provider: voice.provider, provider_voice_id: voice.providerVoiceId } });
   });
 
   // ---- reading and disabling accounts (issue 17: the dashboard's admin pages), on src/accounts
@@ -173,7 +184,13 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'Every voice: public ones (user_id null) and private ones of a user',
-      response: { 200: z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string(), mode: z.string(), user_id: z.number().int().nullable() })) }) },
+      response: {
+        200: z.object({
+          data: z.array(z.object({ id: z.number().int(), name: z.string(), mode: z.string(), user_id: z.number().int().nullable(), provider: z.string(), provider_voice_id: z.string().nullable() })),
+        }),
+      },
     },
-  }, async () => ({ data: (await listVoices(db)).map((x) => ({ id: x.id, name: x.name, mode: x.mode, user_id: x.userId })) }));
+  }, async () => ({
+    data: (await listVoices(db)).map((x) => ({ id: x.id, name: x.name, mode: x.mode, user_id: x.userId, provider: x.provider, provider_voice_id: x.providerVoiceId })),
+  }));
 }

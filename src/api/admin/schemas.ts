@@ -19,10 +19,15 @@ export const createPhoneNumberBody = z.object({
   type_label: v.enum(PHONE_NUMBER_TYPES),
 });
 
+/** Who speaks a voice (issue 19): the local voice, or a vendor with its own voice id. */
+export const VOICE_PROVIDERS = ['local', 'elevenlabs', 'openai'] as const;
+
 export const createVoiceBody = z.object({
   name: v.string({ max: 255 }),
   mode: v.enum(VOICE_MODES),
   user_id: v.id().optional().nullable(),
+  provider: v.enum(VOICE_PROVIDERS).optional(),
+  provider_voice_id: v.string({ max: 255 }).optional().nullable(),
 });
 
 export const userIdParam = z.object({ id: pathId() });

@@ -75,8 +75,31 @@ describe('admin: users', () => {
     await t.admin.post('/api/admin/voices', { name: 'Alice private', mode: 'pipeline', user_id: alice.id });
     const res = await t.admin.get('/api/admin/voices');
     expect(res.status).toBe(200);
-    expect(res.body.data.find((v: { name: string }) => v.name === 'Alice private')).toEqual({ id: expect.any(Number), name: 'Alice private', mode: 'pipeline', user_id: alice.id });
+    expect(res.body.data.find((v: { name: string }) => v.name === 'Alice private')).toEqual({
+      id: expect.any(Number),
+      name: 'Alice private',
+      mode: 'pipeline',
+      user_id: alice.id,
+      provider: 'local',
+      provider_voice_id: null,
+    });
     expect(res.body.data.some((v: { user_id: number | null }) => v.user_id === null)).toBe(true);
+  });
+
+  it('adds a voice spoken by a vendor with its own voice id, and refuses an unknown provider', async () => {
+    const created = await t.admin.post('/api/admin/voices', { name: 'Rachel', mode: 'pipeline', provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: 'Rachel', provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' });
+    const openai = await t.admin.post('/api/admin/voices', { name: 'Alloy', mode: 'pipeline', provider: 'openai', provider_voice_id: 'alloy' });
+    expect(openai.body.data).toMatchObject({ provider: 'openai', provider_voice_id: 'alloy' });
+    const bad = await t.admin.post('/api/admin/voices', { name: 'X', mode: 'pipeline', provider: 'acme', provider_voice_id: 'x'.repeat(256) });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual({
+      provider: ['The selected provider is invalid.'],
+      provider_voice_id: ['The provider voice id field must not be greater than 255 characters.'],
+    });
+    const listed = (await t.admin.get('/api/admin/voices')).body.data.find((v: { id: number }) => v.id === created.body.data.id);
+    expect(listed).toMatchObject({ provider: 'elevenlabs', provider_voice_id: '21m00Tcm4TlvDq8ikWAM' });
   });
 
   it('is for the admin token only: a user token is unauthenticated there', async () => {

@@ -24,6 +24,7 @@ export function TalkPanel({ assistantId }: { assistantId: number }) {
   const [lines, setLines] = useState<Line[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   const [typed, setTyped] = useState('');
+  const [audioMs, setAudioMs] = useState(0);
   const callRef = useRef<WebCall | null>(null);
 
   // Leaving the page ends the call.
@@ -43,6 +44,7 @@ export function TalkPanel({ assistantId }: { assistantId: number }) {
           },
           line: (role, text) => setLines((l) => [...l, { role, text }]),
           interrupted: () => setLines((l) => [...l, { role: 'note', text: 'You interrupted the assistant.' }]),
+          audio: setAudioMs,
         },
       );
       callRef.current = started;
@@ -62,7 +64,7 @@ export function TalkPanel({ assistantId }: { assistantId: number }) {
   const speech = caps.data?.speech ?? false;
   const live = state === 'connecting' || state === 'live';
   return (
-    <section id="talk" aria-labelledby="talk-heading" className="panel">
+    <section id="talk" aria-labelledby="talk-heading" className="panel" data-audio-ms={audioMs}>
       <h2 id="talk-heading">Talk to this assistant</h2>
       <p data-testid="talk-mode">
         {speech

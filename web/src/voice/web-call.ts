@@ -20,6 +20,8 @@ export interface CallEvents {
   line(role: 'user' | 'assistant', text: string): void;
   /** The assistant's audio was cut off (the caller spoke over it). */
   interrupted?(): void;
+  /** Assistant audio arrived for playback, in milliseconds (a running total). */
+  audio?(totalMs: number): void;
 }
 
 const RATE = 16_000;
@@ -74,6 +76,7 @@ export class WebCall {
   private mic: MediaStream | null = null;
   private playback: AudioWorkletNode | null = null;
   private ended = false;
+  private audioMs = 0;
 
   private constructor(
     readonly callId: number,
@@ -145,6 +148,8 @@ export class WebCall {
     this.ws = ws;
     ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) => {
       if (typeof e.data !== 'string') {
+        this.audioMs += e.data.byteLength / 2 / (RATE / 1000);
+        this.events.audio?.(Math.round(this.audioMs));
         this.playback?.port.postMessage({ pcm: e.data }, [e.data]);
         return;
       }
