@@ -13,7 +13,7 @@ import { writeWav } from '../../../src/audio/wav.js';
 import { int16ToBytes } from '../../../src/audio/pcm.js';
 import { ClipBook } from './clips.js';
 import { speechLikeVoice, type DoubleVoice } from './voices.js';
-import { openAiError, ProtocolDouble, readBody, sleep } from './server.js';
+import { OpenAiEndpointDouble, readBody, sleep } from './server.js';
 
 export interface OpenAiSpeechKnobs {
   /** When set, requests must carry `Authorization: Bearer <apiKey>`. */
@@ -36,7 +36,8 @@ export interface SpeechRequest {
 const FORMATS = new Set(['pcm', 'wav']);
 export const SPEECH_RATE = 24_000;
 
-export class OpenAiSpeechDouble extends ProtocolDouble {
+export class OpenAiSpeechDouble extends OpenAiEndpointDouble {
+  protected readonly path = 'audio/speech';
   readonly knobs: OpenAiSpeechKnobs = { apiKey: 'tts-test-key', firstByteDelayMs: 0, chunkDelayMs: 0, chunkBytes: 4801, dropAfterChunks: null, failWith: null };
   readonly received: SpeechRequest[] = [];
 
@@ -48,18 +49,7 @@ export class OpenAiSpeechDouble extends ProtocolDouble {
     Object.assign(this.knobs, knobs);
   }
 
-  /** TTS_BASE_URL for this double (with `/v1`). */
-  get baseUrl(): string {
-    return `${this.server.origin('http')}/v1`;
-  }
-
-  protected override onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-    void this.handle(req, res);
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const fail = (status: number, message: string, type?: string) => openAiError(res, status, message, type);
-    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/audio/speech') return fail(404, 'Not found');
+  protected async answer(req: http.IncomingMessage, res: http.ServerResponse, fail: (status: number, message: string, type?: string) => void): Promise<void> {
     const raw = (await readBody(req)).toString('utf8');
     let body: Record<string, any>;
     try {

@@ -12,7 +12,7 @@ import { monoOf, readWav } from '../../../src/audio/wav.js';
 import { detectSpeech } from '../../../src/audio/vad/detector.js';
 import { SileroVad, sharedVadRunner } from '../../../src/audio/vad/silero.js';
 import { ClipBook, EnergySegmenter, envelope } from './clips.js';
-import { openAiError, ProtocolDouble, readBody, sleep } from './server.js';
+import { OpenAiEndpointDouble, readBody, sleep } from './server.js';
 
 export interface OpenAiTranscriptionKnobs {
   apiKey: string | null;
@@ -34,7 +34,8 @@ export interface TranscriptionRequest {
   text: string;
 }
 
-export class OpenAiTranscriptionDouble extends ProtocolDouble {
+export class OpenAiTranscriptionDouble extends OpenAiEndpointDouble {
+  protected readonly path = 'audio/transcriptions';
   readonly knobs: OpenAiTranscriptionKnobs = { apiKey: 'stt-test-key', delayMs: 0, failWith: null, segmentation: 'energy' };
   readonly received: TranscriptionRequest[] = [];
 
@@ -43,18 +44,7 @@ export class OpenAiTranscriptionDouble extends ProtocolDouble {
     Object.assign(this.knobs, knobs);
   }
 
-  /** STT_BASE_URL for this double (with `/v1`). */
-  get baseUrl(): string {
-    return `${this.server.origin('http')}/v1`;
-  }
-
-  protected override onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-    void this.handle(req, res);
-  }
-
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const fail = (status: number, message: string, type?: string) => openAiError(res, status, message, type);
-    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/audio/transcriptions') return fail(404, 'Not found');
+  protected async answer(req: http.IncomingMessage, res: http.ServerResponse, fail: (status: number, message: string, type?: string) => void): Promise<void> {
     const body = await readBody(req);
     const k = this.knobs;
     if (k.apiKey !== null && req.headers.authorization !== `Bearer ${k.apiKey}`) return fail(401, 'Incorrect API key provided.', 'invalid_api_key');

@@ -71,6 +71,27 @@ export abstract class ProtocolDouble {
   }
 }
 
+/**
+ * An OpenAI-compatible HTTP endpoint (`POST /v1/<path>`): the base URL to configure (with `/v1`),
+ * 404 for anything else, and `answer()` with an OpenAI-style `fail` for the subclass.
+ */
+export abstract class OpenAiEndpointDouble extends ProtocolDouble {
+  protected abstract readonly path: string;
+
+  /** The base URL to configure (`TTS_BASE_URL`, `STT_BASE_URL`, …), with `/v1`. */
+  get baseUrl(): string {
+    return `${this.server.origin('http')}/v1`;
+  }
+
+  protected override onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const fail = (status: number, message: string, type?: string) => openAiError(res, status, message, type);
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== `/v1/${this.path}`) return fail(404, 'Not found');
+    void this.answer(req, res, fail);
+  }
+
+  protected abstract answer(req: http.IncomingMessage, res: http.ServerResponse, fail: (status: number, message: string, type?: string) => void): Promise<void>;
+}
+
 /** Answers an upgrade request with a plain HTTP error, as vendors do for bad keys or parameters. */
 export function refuseUpgrade(socket: Duplex, status: number, reason: string, headers: Record<string, string> = {}): void {
   const lines = [`HTTP/1.1 ${status} ${reason}`, 'Connection: close', 'Content-Length: 0', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
