@@ -28,7 +28,9 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no
 COPY --from=build /app/dist dist
 COPY --from=build /app/web/dist web/dist
 COPY --from=build /app/src/db/migrations src/db/migrations
-COPY LICENSE README.md ./
+# The Silero VAD model is read from models/ at run time; NOTICE names it and eSpeak NG.
+COPY models models
+COPY LICENSE NOTICE README.md ./
 # Numeric ids (the image's `node` user), so orchestrators can verify runAsNonRoot.
 RUN mkdir -p data && chown 1000:1000 data
 USER 1000:1000
