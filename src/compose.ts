@@ -15,6 +15,10 @@ import { createLlmProvider } from './providers/llm/index.js';
 import { ProviderRegistry } from './providers/registry.js';
 import { speechProviders, type SpeechConfig } from './providers/speech.js';
 import { LocalTts } from './providers/tts/local/index.js';
+import { synthesizer } from './providers/tts/synthesize.js';
+
+/** The sandbox customer's local voice: a different one from the assistants' default (en-us). */
+const SANDBOX_CUSTOMER_VOICE = 'en-gb';
 import type { TtsProvider } from './providers/tts/types.js';
 import { CarrierRegistry } from './telephony/registry.js';
 import { SandboxCarrier } from './telephony/sandbox/carrier.js';
@@ -33,7 +37,9 @@ export const fullProcess: readonly PartFactory[] = [
 
 /** The carriers of a process: the sandbox (the default) and the browser's (web calls). */
 export function carriersFromConfig(config: Pick<Config, 'SANDBOX_TIME_SCALE'>): CarrierRegistry {
-  return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE }), new WebCarrier()]);
+  // At real pace the sandbox's customer speaks with the local voice (en-gb; assistants default to en-us).
+  const customerVoice = synthesizer(sharedLocalVoice(), SANDBOX_CUSTOMER_VOICE);
+  return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE, voice: customerVoice }), new WebCarrier()]);
 }
 
 let localVoice: LocalTts | undefined;

@@ -45,7 +45,8 @@ export class TtsStage implements Stage {
         push(frame);
         return;
       case 'hang-up':
-        for (const turn of [...this.streams.keys()]) this.cancel(turn);
+        // Our own hang-up (end-call) lets the goodbye be synthesised and played first.
+        if (frame.remote) for (const turn of [...this.streams.keys()]) this.cancel(turn);
         push(frame);
         return;
       default:

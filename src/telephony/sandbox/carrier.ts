@@ -7,6 +7,7 @@
  */
 import type { Carrier, CarrierLeg, DialRequest, LegEvent } from '../types.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
+import { SandboxMedia } from './media.js';
 
 export type SandboxBehaviour = 'busy' | 'no-answer' | 'failed' | 'voicemail' | 'hangs-up' | 'converses';
 
@@ -60,7 +61,17 @@ export const SANDBOX_SCRIPTS = {
 export interface SandboxOptions {
   timeScale: number;
   clock?: Clock;
+  /**
+   * The customer's voice (`local`, a different voice from the assistant's): with it and a time
+   * scale of 1 or more, legs are audio legs — the customer speaks real audio (and says its own
+   * words as `customer-said` alongside) and hears the assistant's audio at real pace. The core's
+   * output is paced in real time, so faster scales stay text legs.
+   */
+  voice?: (text: string, sampleRate: number) => Promise<Int16Array>;
 }
+
+/** Rate of the sandbox's audio line (as a phone line). */
+export const SANDBOX_SAMPLE_RATE = 8000;
 
 export class SandboxCarrier implements Carrier {
   readonly name = 'sandbox';
@@ -71,7 +82,8 @@ export class SandboxCarrier implements Carrier {
   }
 
   dial(request: DialRequest): CarrierLeg {
-    return new SandboxLeg(request, sandboxBehaviour(request.customer), this.opts.timeScale, this.clock);
+    const voice = this.opts.timeScale >= 1 ? this.opts.voice : undefined;
+    return new SandboxLeg(request, sandboxBehaviour(request.customer), this.opts.timeScale, this.clock, voice);
   }
 }
 
@@ -96,7 +108,24 @@ class SandboxLeg implements CarrierLeg {
     private readonly behaviour: SandboxBehaviour,
     private readonly scale: number,
     private readonly clock: Clock,
-  ) {}
+    private readonly voice?: (text: string, sampleRate: number) => Promise<Int16Array>,
+  ) {
+    if (voice) {
+      const media = new SandboxMedia(SANDBOX_SAMPLE_RATE, clock, scale);
+      // The customer answers once the assistant's audio has played out; more audio postpones it.
+      media.onPlayed = () => {
+        this.aiHasSpoken = true;
+        this.cancel(this.pendingReply);
+        this.pendingReply = null;
+      };
+      media.onIdle = () => {
+        if (this.live && this.pendingReply === null) this.scheduleReply();
+      };
+      this.media = media;
+    }
+  }
+
+  readonly media?: SandboxMedia;
 
   onEvent(listener: (event: LegEvent) => void): void {
     this.listener = listener;
@@ -169,17 +198,30 @@ class SandboxLeg implements CarrierLeg {
     const text = line;
     this.pendingReply = this.after(SANDBOX_TIMINGS.think, () => {
       this.pendingReply = null;
-      this.customerSays(text);
+      const said = this.customerSays(text);
       // Hangs up right after saying it, before the assistant can answer.
-      if (thenHangUp) this.finish({ type: 'hung-up' });
+      if (thenHangUp) {
+        if (this.media) void said.then(() => this.finish({ type: 'hung-up' }));
+        else this.finish({ type: 'hung-up' });
+      }
     });
   }
 
-  private customerSays(text: string): void {
-    if (!this.live) return;
+  /** Resolves once the customer has finished saying it. */
+  private customerSays(text: string): Promise<void> {
+    if (!this.live) return Promise.resolve();
     this.replies++;
+    if (this.voice && this.media) {
+      const media = this.media;
+      // Real audio on the line, then the words it stands for (the sandbox knows them for sure).
+      return this.voice(text, SANDBOX_SAMPLE_RATE)
+        .then((samples) => media.speak(samples))
+        .catch(() => undefined)
+        .then(() => this.emit({ type: 'customer-said', text }));
+    }
     // The utterance is delivered once spoken (speech-to-text sees whole utterances).
     this.emit({ type: 'customer-said', text });
+    return Promise.resolve();
   }
 
   hangUp(): void {
@@ -197,6 +239,7 @@ class SandboxLeg implements CarrierLeg {
   }
 
   private stopAll(): void {
+    this.media?.close();
     for (const t of this.timers) this.clock.clearTimer(t);
     this.timers.clear();
     const speaking = this.speaking;

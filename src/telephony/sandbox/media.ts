@@ -26,6 +26,9 @@ export class SandboxMedia implements LegMedia {
   private closed = false;
   /** Number of `clear` calls (barge-ins the line saw). */
   clears = 0;
+  /** The simulated customer's ears: assistant audio arrived / everything handed over has played. */
+  onPlayed: () => void = () => undefined;
+  onIdle: () => void = () => undefined;
 
   constructor(
     readonly sampleRate: number,
@@ -49,6 +52,7 @@ export class SandboxMedia implements LegMedia {
     const end = start + (samples.length / this.sampleRate) * 1000 * this.timeScale;
     this.playheadEnd = end;
     this.playing.push({ samples, start, end });
+    this.onPlayed();
   }
 
   mark(name: string): void {
@@ -58,6 +62,7 @@ export class SandboxMedia implements LegMedia {
       this.marks = this.marks.filter((m) => m.timer !== timer);
       this.settle();
       this.markListener(name, false);
+      if (this.playing.length === 0 && this.marks.length === 0) this.onIdle();
     });
     this.marks.push({ name, at, timer });
   }

@@ -1,0 +1,35 @@
+/**
+ * A whole utterance from a streaming text-to-speech provider, at a given rate: for speakers that
+ * need audio, not a stream (the sandbox's simulated customer).
+ */
+import { concat } from '../../audio/pcm.js';
+import { Resampler } from '../../audio/resample.js';
+import type { TtsProvider } from './types.js';
+
+export function synthesizer(provider: TtsProvider, voice: string, language = 'en'): (text: string, sampleRate: number) => Promise<Int16Array> {
+  return (text, sampleRate) =>
+    new Promise((resolve, reject) => {
+      const parts: Int16Array[] = [];
+      let resampler: Resampler | null = null;
+      const stream = provider.open({ voice, sampleRate, language }, (event) => {
+        switch (event.type) {
+          case 'audio':
+            if (event.sampleRate === sampleRate) parts.push(event.samples);
+            else {
+              resampler ??= new Resampler(event.sampleRate, sampleRate);
+              parts.push(resampler.process(event.samples));
+            }
+            return;
+          case 'done':
+            if (resampler) parts.push(resampler.flush());
+            resolve(concat(parts));
+            return;
+          case 'error':
+            reject(new Error(event.message));
+            return;
+        }
+      });
+      stream.push(text);
+      stream.end();
+    });
+}
