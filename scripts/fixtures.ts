@@ -12,18 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeG711Wav, writeWav } from '../src/audio/wav.js';
 import { LocalTts } from '../src/providers/tts/local/index.js';
-
-export interface FixtureClip {
-  name: string;
-  /** What is said ('' for silence). */
-  text: string;
-  kind: 'question' | 'answer' | 'backchannel' | 'interruption' | 'voicemail' | 'silence';
-  /** 16 kHz mono PCM16, relative to test/fixtures/audio/. */
-  file: string;
-  /** 8 kHz mono μ-law. */
-  file8k: string;
-  durationMs: number;
-}
+import type { FixtureClip } from '../test/support/audio-fixtures.js';
 
 const CALLER_VOICE = 'en-us+m3';
 
@@ -49,7 +38,7 @@ const CLIPS: { name: string; text: string; kind: FixtureClip['kind'] }[] = [
 
 const SILENCE_MS = 1500;
 
-export const FIXTURE_DIR = path.resolve(import.meta.dirname, '../test/fixtures/audio');
+const FIXTURE_DIR = path.resolve(import.meta.dirname, '../test/fixtures/audio');
 
 async function main(): Promise<void> {
   const tts = new LocalTts({ size: 1 });
