@@ -22,7 +22,7 @@ import { ToolRunner, type MidCallTool } from './tool-runner.js';
 import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
-import { fillTemplate } from './variables.js';
+import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceFactory, type VadModels } from './voice/factory.js';
 
 /** What the engine runs calls on, chosen by the composition root. */
@@ -190,7 +190,7 @@ export class CallEngine implements CallService {
     const session = new CallSession(
       {
         systemPrompt: fillTemplate(assistant.systemPrompt, variables),
-        initialMessage: fillTemplate(assistant.initialMessage, variables),
+        initialMessage: fillSpokenTemplate(assistant.initialMessage, variables),
         waitForCustomer: assistant.waitForCustomer,
         endCallOnVoicemail: assistant.endCallOnVoicemail,
         maxDurationSec: assistant.maxDuration,

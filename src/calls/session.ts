@@ -22,6 +22,7 @@ import { FillerScheduler } from './fillers.js';
 import type { FillerConfig } from '../db/schema.js';
 import { SilenceStage } from './voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
+import { withoutPlaceholders } from './variables.js';
 
 /** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
 export const END_CALL_TOOL = 'end-call';
@@ -326,8 +327,11 @@ export class CallSession {
     void this.say(REENGAGEMENT_LINE, true).then(() => this.turns.finish({ position }));
   }
 
-  private async say(text: string, reengagement = false): Promise<void> {
+  private async say(said: string, reengagement = false): Promise<void> {
     if (this.ended) return;
+    // A placeholder the model echoed from its prompt is never read out (docs/decisions.md).
+    const text = withoutPlaceholders(said);
+    if (text === '') return;
     this.lines.push(`AI: ${text}`);
     if (!reengagement) this.timers.activity();
     this.turns.assistantSaid(text);
