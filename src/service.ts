@@ -58,6 +58,9 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** Advisory lock serialising the start of background parts across instances (see startService). */
+const PARTS_STARTUP_LOCK = 727_002;
+
 /** Scrape-time gauges of the process itself: its pool and the calls it runs. */
 function observeProcess(ctx: AppContext): void {
   const metrics = ctx.services.metrics!;
@@ -147,18 +150,29 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
 
     const factories = opts.parts ?? [];
     if (factories.length > 0) {
-      boss = new PgBoss({ connectionString: url, max: 4, application_name: 'switchboard-jobs' });
-      boss.on('error', (err: Error) => log.error({ err }, 'job queue error'));
-      await boss.start();
-      ctx.services.boss = boss;
-      // One event bus for the process: the engine emits on it, every consumer subscribes to it.
-      ctx.services.callEvents = new CallFinishedEvents(boss);
-      for (const factory of factories) {
-        const part = factory(ctx);
-        if (!part) continue;
-        Object.assign(ctx.services, part.provides);
-        await part.start();
-        parts.push(part);
+      // Instances starting together on one database take turns here: pg-boss's createQueue
+      // of the same queue from two processes at once can deadlock (seen with three instances
+      // started together on a fresh database). A session lock on a pooled client, held only
+      // while this process's parts start.
+      const startup = await database.pool.connect();
+      try {
+        await startup.query('SELECT pg_advisory_lock($1)', [PARTS_STARTUP_LOCK]);
+        boss = new PgBoss({ connectionString: url, max: 4, application_name: 'switchboard-jobs' });
+        boss.on('error', (err: Error) => log.error({ err }, 'job queue error'));
+        await boss.start();
+        ctx.services.boss = boss;
+        // One event bus for the process: the engine emits on it, every consumer subscribes to it.
+        ctx.services.callEvents = new CallFinishedEvents(boss);
+        for (const factory of factories) {
+          const part = factory(ctx);
+          if (!part) continue;
+          Object.assign(ctx.services, part.provides);
+          await part.start();
+          parts.push(part);
+        }
+      } finally {
+        await startup.query('SELECT pg_advisory_unlock($1)', [PARTS_STARTUP_LOCK]).catch(() => undefined);
+        startup.release();
       }
     }
 
