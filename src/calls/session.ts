@@ -379,6 +379,8 @@ export class CallSession {
     } catch (err) {
       if (this.ended) return;
       this.deps.log.error({ err: { message: (err as Error).message }, llm: this.deps.llm.label }, 'LLM stage failed; ending the call');
+      // The call's record says why, not only the log (issue 18): a note line like the stand-in's.
+      this.lines.push(`[the language model failed: ${(err as Error).message.replace(/\s+/g, ' ').slice(0, 200)}]`);
       this.messages.push({ role: 'assistant', content: APOLOGY_LINE });
       await this.say(APOLOGY_LINE);
       this.end('ended', 'LLM failure');

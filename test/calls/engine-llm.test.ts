@@ -124,6 +124,8 @@ describe('a call driven by an OpenAI-compatible LLM', () => {
     const record = (await user.get(`/api/user/calls/${res.body.call_id}`)).body;
     expect(record.status).toBe('ended');
     expect(record.transcript.split('\n').at(-1)).toBe('AI: I am sorry, I am having technical difficulties. Goodbye.');
+    // The record says why (issue 18), on the line before the apology.
+    expect(record.transcript.split('\n').at(-2)).toMatch(/^\[the language model failed: .*503.*\]$/);
     expect(record.evaluation).toEqual({});
   });
 });
