@@ -161,10 +161,10 @@ describe('sandbox outcomes by the last two digits', () => {
     );
   });
 
-  it('leaves unknown placeholders as written and fills the system prompt too', async () => {
+  it('never speaks placeholders the call does not supply (issue 18; docs/decisions.md)', async () => {
     const a = await assistant({ initialMessage: 'Hi {{customer_name}}, about {{unknown_thing}}.' });
     const record = await call(a.id, '+4915123456702', {});
-    expect(record.transcript.split('\n')[1]).toBe('AI: Hi {{customer_name}}, about {{unknown_thing}}.');
+    expect(record.transcript.split('\n')[1]).toBe('AI: Hi, about.');
     expect(record.variables).toEqual({});
   });
 
