@@ -14,6 +14,7 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'dialer', file: 'dialer.ts', title: 'Dialer throughput' },
   { name: 'dashboard', file: 'dashboard.ts', title: 'Dashboard: the call list page of an account with 1,000,000 calls' },
   { name: 'vad', file: 'vad.ts', title: 'Silero VAD: cost per window and N calls at real pace in one process' },
+  { name: 'voice', file: 'voice.ts', title: 'Voice core: platform latency per turn, barge-in reaction, N concurrent calls' },
 ];
 
 const wanted = process.argv.slice(2);
