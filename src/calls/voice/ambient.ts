@@ -8,7 +8,8 @@
  * - `office`: low, soft room tone (brown-ish noise, low-passed) with a faint ventilation hum.
  * - `cafe`: brighter murmur (band-passed noise whose loudness drifts like distant voices).
  * The loop's end is cross-faded into its start, so it repeats without a click. The stage mixes
- * it into every `audio-out` frame (the loop's phase runs on across frames), at `volume` 0–1 where
+ * it into every `tts-audio` frame at that frame's rate, between the TTS stage and the output stage
+ * (which plays to the line itself), the loop's phase running on across frames, at `volume` 0–1 where
  * 1 puts the loop's RMS at −30 dBFS — well under speech (about −20 dBFS) even at full volume.
  * Between the assistant's turns nothing is sent (the core sends audio only while it speaks).
  */
@@ -117,14 +118,31 @@ export function ambientMixerFor(sound: string, volume: string | number, sampleRa
   return new AmbientMixer(ambientLoop(sound, sampleRate), Math.min(1, v));
 }
 
-/** Put just before the output (recording sees the mixed audio, as the caller hears it). */
+/**
+ * Put between the TTS stage and the output stage: the output plays what it gets, so the recorder
+ * at the tail sees the mixed audio, as the caller hears it. One mixer per TTS rate.
+ */
 export class AmbientStage implements Stage {
   readonly name = 'ambient';
+  private readonly mixers = new Map<number, AmbientMixer | null>();
 
-  constructor(private readonly mixer: AmbientMixer) {}
+  constructor(
+    private readonly sound: string,
+    private readonly volume: string | number,
+  ) {}
+
+  /** False when the settings mix nothing (the stage can be left out). */
+  get audible(): boolean {
+    return ambientMixerFor(this.sound, this.volume, 8000) !== null;
+  }
 
   process(frame: Frame, push: Push): void {
-    if (frame.kind === 'audio-out') push({ ...frame, samples: this.mixer.mix(frame.samples) });
-    else push(frame);
+    if (frame.kind !== 'tts-audio') return push(frame);
+    let mixer = this.mixers.get(frame.sampleRate);
+    if (mixer === undefined) {
+      mixer = ambientMixerFor(this.sound, this.volume, frame.sampleRate);
+      this.mixers.set(frame.sampleRate, mixer);
+    }
+    push(mixer ? { ...frame, samples: mixer.mix(frame.samples) } : frame);
   }
 }

@@ -14,15 +14,15 @@ import { concat, frames20 } from './noise-audio.js';
 
 const RATE = 8000;
 
+/** The TTS audio as the ambient stage hands it to the output stage (chunks of 20 ms at the TTS rate). */
 function throughAmbient(sound: string, volume: string, audio: Int16Array): Int16Array {
-  const mixer = ambientMixerFor(sound, volume, RATE);
   const clock = new FakeClock();
   const out: Int16Array[] = [];
-  const pipeline = new Pipeline(mixer ? [new AmbientStage(mixer)] : [], { clock, log: pino({ level: 'silent' }) });
+  const pipeline = new Pipeline([new AmbientStage(sound, volume)], { clock, log: pino({ level: 'silent' }) });
   pipeline.onOutput((f: Frame) => {
-    if (f.kind === 'audio-out') out.push(f.samples);
+    if (f.kind === 'tts-audio') out.push(f.samples);
   });
-  for (const frame of frames20(audio, RATE)) pipeline.push({ kind: 'audio-out', turn: 1, samples: frame, at: clock.now() });
+  for (const frame of frames20(audio, RATE)) pipeline.push({ kind: 'tts-audio', turn: 1, samples: frame, sampleRate: RATE, at: clock.now() });
   return concat(...out);
 }
 
@@ -41,6 +41,17 @@ describe('ambient sound under the assistant', () => {
     expect(correlate(envelope(mixed, RATE), envelope(speech, RATE))).toBeGreaterThan(0.9);
   });
 
+  it('mixes at the TTS audio’s own rate (a 24 kHz speech server gets the 24 kHz loop)', () => {
+    const clock = new FakeClock();
+    const out: Int16Array[] = [];
+    const pipeline = new Pipeline([new AmbientStage('office', '1')], { clock, log: pino({ level: 'silent' }) });
+    pipeline.onOutput((f: Frame) => {
+      if (f.kind === 'tts-audio') out.push(f.samples);
+    });
+    pipeline.push({ kind: 'tts-audio', turn: 1, samples: new Int16Array(4800), sampleRate: 24_000, at: 0 });
+    expect(Array.from(out[0]!)).toEqual(Array.from(ambientLoop('office', 24_000).subarray(0, 4800)));
+  });
+
   it('continues the loop across frames and repeats it without a click', () => {
     const loop = ambientLoop('cafe', RATE);
     const mixed = throughAmbient('cafe', '1', new Int16Array(loop.length + 1600));
@@ -55,6 +66,8 @@ describe('ambient sound under the assistant', () => {
     expect(ambientMixerFor('none', '1', RATE)).toBeNull();
     expect(ambientMixerFor('jungle', '1', RATE)).toBeNull();
     expect(ambientMixerFor('office', '0.00', RATE)).toBeNull();
+    expect(new AmbientStage('none', '1').audible).toBe(false);
+    expect(new AmbientStage('office', '0.4').audible).toBe(true);
     expect(Array.from(throughAmbient('none', '1', speech))).toEqual(Array.from(speech));
   });
 });
