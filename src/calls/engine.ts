@@ -7,12 +7,14 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
-import type { FillerConfig, PostCallField } from '../db/schema.js';
+import type { FillerConfig, PostCallField, StoredBuiltinTool } from '../db/schema.js';
+import { credentialSealer, type CredentialSealer } from '../lib/secrets.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import type { Carrier } from '../telephony/types.js';
+import { BuiltinToolbox } from './builtin-tools/index.js';
 import { executorOf } from './events.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
@@ -49,6 +51,8 @@ export class CallEngine implements CallService {
   private readonly clock: Clock;
   private readonly tools: ToolExecutor;
   private readonly vad: VadModels | undefined;
+  /** Opens the credentials of built-in tools (the Cal.com key). */
+  private readonly sealer: CredentialSealer;
   private readonly live = new Map<number, LiveCall>();
   private accepting = true;
   /** Audio legs converse through the voice core when the deployment can speak (a text-to-speech provider). */
@@ -65,6 +69,7 @@ export class CallEngine implements CallService {
     this.clock = deps.clock ?? systemClock;
     this.vad = deps.vad;
     this.tools = deps.tools ?? new ToolRunner({ allowPrivate: ctx.config.ALLOW_PRIVATE_TARGETS, log: ctx.log });
+    this.sealer = credentialSealer(ctx.config);
   }
 
   get llm(): LlmProvider {
@@ -204,7 +209,23 @@ export class CallEngine implements CallService {
         fillers: assistant.fillers,
         fillerConfig: assistant.fillerConfig,
       },
-      { leg, llm: this.llm, tools: this.tools, clock: this.clock, log, turns: new TurnTracker(turnRecorder, this.clock), voice },
+      {
+        leg,
+        llm: this.llm,
+        tools: this.tools,
+        clock: this.clock,
+        log,
+        turns: new TurnTracker(turnRecorder, this.clock),
+        voice,
+        builtins: new BuiltinToolbox(call.builtin_tools ?? [], {
+          leg,
+          clock: this.clock,
+          log,
+          allowPrivate: this.ctx.config.ALLOW_PRIVATE_TARGETS,
+          unseal: (sealed) => this.sealer.unseal(sealed),
+          timezone: call.assistant_timezone ?? 'UTC',
+        }),
+      },
       {
         onRinging: () => move('ringing'),
         onAnswered: (by) => {
@@ -402,6 +423,7 @@ const CLAIM_AND_LOAD = `
          a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity, a.endpoint_type,
          a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
+         a.builtin_tools, a.timezone AS assistant_timezone,
          (SELECT coalesce(json_agg(json_build_object(
                    'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
                    'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
@@ -451,6 +473,8 @@ interface LoadedCall {
   voice_provider: string | null;
   provider_voice_id: string | null;
   language_iso2: string | null;
+  builtin_tools: StoredBuiltinTool[] | null;
+  assistant_timezone: string | null;
 }
 
 /** A `$n`-numbered statement as a drizzle SQL object (for callers that hand us a drizzle transaction). */

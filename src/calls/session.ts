@@ -23,6 +23,7 @@ import type { FillerConfig } from '../db/schema.js';
 import { SilenceStage } from './voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
 import { withoutPlaceholders } from './variables.js';
+import type { BuiltinToolbox } from './builtin-tools/index.js';
 
 /** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
 export const END_CALL_TOOL = 'end-call';
@@ -81,6 +82,8 @@ export interface SessionDeps {
   voice?: VoiceCallFactory;
   /** Where the call's turns are recorded (the engine's is the database; default: kept in memory). */
   turns?: TurnTracker;
+  /** The assistant's built-in tools as LLM functions (src/calls/builtin-tools). */
+  builtins?: BuiltinToolbox;
 }
 
 export interface SessionHooks {
@@ -153,9 +156,10 @@ export class CallSession {
     for (const tool of settings.tools) this.toolsByName.set(tool.name, tool);
     this.specs = [
       ...settings.tools.map(toolFunction),
+      ...(deps.builtins?.specs ?? []),
       {
         name: END_CALL_TOOL,
-        description: settings.endCallDescription?.trim() || DEFAULT_END_CALL_DESCRIPTION,
+        description: deps.builtins?.endCallDescription || settings.endCallDescription?.trim() || DEFAULT_END_CALL_DESCRIPTION,
         parameters: { type: 'object', properties: {}, additionalProperties: false },
       },
     ];
@@ -224,6 +228,9 @@ export class CallSession {
         return;
       case 'hung-up':
         this.end('ended_by_customer', 'customer hung up', true);
+        return;
+      case 'dtmf':
+        this.deps.builtins?.onDigit(event.digit);
         return;
     }
   }
@@ -434,6 +441,10 @@ export class CallSession {
           this.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
           continue;
         }
+        if (this.deps.builtins?.has(call.name)) {
+          if (await this.runBuiltin(this.deps.builtins, call.id, call.name, call.arguments)) return;
+          continue;
+        }
         const tool = this.toolsByName.get(call.name);
         if (!tool) {
           this.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
@@ -451,6 +462,35 @@ export class CallSession {
       }
     }
     this.deps.log.warn({ llm: this.deps.llm.label }, 'LLM kept calling tools; waiting for the customer');
+  }
+
+  /** Runs a built-in tool; true when the call is over (a transfer ended it). */
+  private async runBuiltin(builtins: BuiltinToolbox, callId: string, name: string, args: string): Promise<boolean> {
+    const started = this.deps.clock.now();
+    const outcome = await builtins.run(name, args);
+    this.toolRecords.push({ name, ok: outcome.ok, durationMs: Math.max(0, this.deps.clock.now() - started) });
+    if (this.ended) return true;
+    let content = outcome.content;
+    if (outcome.say) await this.say(outcome.say);
+    let handedOver = false;
+    let failed = false;
+    if (outcome.end?.handOver && !this.ended) {
+      try {
+        await outcome.end.handOver();
+        handedOver = true;
+      } catch (err) {
+        this.deps.log.warn({ err: { message: (err as Error).message } }, 'the carrier could not transfer the call');
+        failed = true;
+        content = JSON.stringify({ error: 'the transfer failed' });
+      }
+    }
+    this.messages.push({ role: 'tool', tool_call_id: callId, content });
+    if (outcome.say) this.messages.push({ role: 'assistant', content: outcome.say });
+    if (failed) this.lines.push('Transfer: the carrier could not transfer the call.');
+    else if (outcome.note) this.lines.push(outcome.note);
+    if (!outcome.end || failed || this.ended) return this.ended;
+    this.end('completed', outcome.end.reason, handedOver);
+    return true;
   }
 
   private end(status: Exclude<EndStatus, UnconnectedEnd>, reason: string, remote = false): void {

@@ -63,6 +63,13 @@ export interface CarrierLeg {
   hangUp(reason?: string): void;
   /** Legs that can show text (browser calls) get each transcript line as it is settled. */
   caption?(role: 'user' | 'assistant', text: string): void;
+  /**
+   * Hands the caller over to another number (cold transfer; carriers that can, e.g. Twilio's
+   * redirect to a `<Dial>`). The leg is over for us afterwards; no `hung-up` event follows.
+   */
+  transfer?(to: string): Promise<void>;
+  /** Text legs: sends DTMF tones on the line (audio legs use `media.sendDigits`). */
+  sendDigits?(digits: string): Promise<void>;
 }
 
 export interface DialRequest {

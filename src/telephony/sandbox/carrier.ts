@@ -168,6 +168,13 @@ class SandboxLeg implements CarrierLeg {
     });
   }
 
+  /** Keys the assistant pressed on the line (dtmf_input), in order: the sandbox records them. */
+  readonly sentDigits: string[] = [];
+
+  async sendDigits(digits: string): Promise<void> {
+    if (this.live && !this.over) this.sentDigits.push(digits);
+  }
+
   say(text: string): Promise<void> {
     if (!this.live) return Promise.resolve();
     this.aiHasSpoken = true;

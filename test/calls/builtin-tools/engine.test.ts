@@ -1,0 +1,147 @@
+/**
+ * Built-in tools in sandbox calls (issue 20), end to end: the assistant is configured through
+ * the API, the LLM double calls the tool, and the effect is observed — the calendar double
+ * (a local server on Cal.com's v2 paths) receives the availability and booking requests with
+ * the right fields and the user's key, its answers reach the LLM; a cold transfer ends the call
+ * with the target in the record; keys pressed on the line are recorded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callEnginePart } from '../../../src/calls/index.js';
+import { END_CALL_TOOL } from '../../../src/calls/session.js';
+import { BOOKINGS_API_VERSION, SLOTS_API_VERSION } from '../../../src/calls/builtin-tools/calcom.js';
+import { ChatDouble, extraction, sse, textChunks, toolCallChunks } from '../../support/doubles/chat.js';
+import { startReceiver, type Receiver } from '../../support/receiver.js';
+import { startTestService, type TestService, type TestUser } from '../../support/service.js';
+
+let t: TestService;
+let llm: ChatDouble;
+let calendar: Receiver;
+let user: TestUser;
+
+const CAL_KEY = 'cal_live_test_key_0123456789';
+
+beforeAll(async () => {
+  llm = await new ChatDouble().start();
+  calendar = await startReceiver((req) =>
+    req.path.startsWith('/v2/slots')
+      ? { status: 200, body: JSON.stringify({ status: 'success', data: { '2026-12-01': [{ start: '2026-12-01T09:00:00.000Z' }] } }) }
+      : { status: 201, body: JSON.stringify({ status: 'success', data: { uid: 'bk_1', start: '2026-12-01T09:00:00.000Z', status: 'accepted' } }) },
+  );
+  t = await startTestService({
+    parts: [callEnginePart],
+    env: { LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-local', ALLOW_PRIVATE_TARGETS: 'true', SECRET_KEY: 'b'.repeat(40) },
+  });
+  user = await t.createUser();
+});
+afterAll(async () => {
+  await t.close();
+  await llm.close();
+  await calendar.close();
+});
+
+async function assistantWith(tools: unknown[]) {
+  const res = await user.post('/api/user/assistant', {
+    assistant_name: 'Builtins',
+    voice_id: 1,
+    calls_direction: 'make',
+    initial_message: 'Hello, this is Switchboard.',
+    timezone: 'Europe/Berlin',
+    post_call_evaluation: false,
+    tools,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.id as number;
+}
+
+async function call(assistantId: number) {
+  const res = await user.post('/api/user/make_call', { phone_number: '+4915123456700', assistant_id: assistantId });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await t.service.ctx.services.callEngine!.whenFinished(res.body.call_id);
+  return (await user.get(`/api/user/calls/${res.body.call_id}`)).body;
+}
+
+describe('calendar_integration', () => {
+  it('looks up slots and books through the Cal.com v2 API with the right fields; the answers reach the LLM', async () => {
+    const id = await assistantWith([
+      { type: 'calendar_integration', data: { calcom_api_key: CAL_KEY, calcom_event_slug: 'intro-call', calcom_team_slug: 'sales', calcom_endpoint: 'custom', calcom_custom_endpoint: calendar.url, calcom_booking_fields: ['company'] } },
+    ]);
+    llm.answer(
+      sse(toolCallChunks([{ id: 'c1', name: 'check-availability', args: '{"start_date":"2026-12-01","end_date":"2026-12-02"}' }])),
+      sse(textChunks('Tuesday at ten works.')),
+      sse(toolCallChunks([{ id: 'c2', name: 'book-appointment', args: JSON.stringify({ start: '2026-12-01T09:00:00.000Z', name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines' }) }])),
+      sse([...textChunks('Booked. Goodbye!'), ...toolCallChunks([{ id: 'c3', name: END_CALL_TOOL, args: '{}' }])]),
+      extraction({ status: true, summary: 'Booked.' }),
+    );
+    const startIndex = llm.received.length;
+    const record = await call(id);
+
+    const [slots, booking] = calendar.received.slice(-2);
+    expect(slots.method).toBe('GET');
+    const url = new URL(slots.path, 'http://x');
+    expect(url.pathname).toBe('/v2/slots');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      eventTypeSlug: 'intro-call',
+      teamSlug: 'sales',
+      start: '2026-12-01',
+      end: '2026-12-02',
+      timeZone: 'Europe/Berlin',
+    });
+    expect(slots.headers.authorization).toBe(`Bearer ${CAL_KEY}`);
+    expect(slots.headers['cal-api-version']).toBe(SLOTS_API_VERSION);
+
+    expect(booking.method).toBe('POST');
+    expect(booking.path).toBe('/v2/bookings');
+    expect(booking.headers.authorization).toBe(`Bearer ${CAL_KEY}`);
+    expect(booking.headers['cal-api-version']).toBe(BOOKINGS_API_VERSION);
+    expect(JSON.parse(booking.body)).toEqual({
+      start: '2026-12-01T09:00:00.000Z',
+      eventTypeSlug: 'intro-call',
+      teamSlug: 'sales',
+      attendee: { name: 'Ada Lovelace', email: 'ada@example.com', timeZone: 'Europe/Berlin' },
+      bookingFieldsResponses: { company: 'Analytical Engines' },
+    });
+
+    const requests = llm.received.slice(startIndex);
+    const names = requests[0].body.tools.map((x: any) => x.function.name);
+    expect(names).toEqual(['check-availability', 'book-appointment', END_CALL_TOOL]);
+    expect(requests[0].body.tools[1].function.parameters.required).toEqual(['start', 'name', 'email', 'company']);
+    expect(requests[1].body.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: JSON.stringify({ status: 200, body: { status: 'success', data: { '2026-12-01': [{ start: '2026-12-01T09:00:00.000Z' }] } } }),
+    });
+    expect(JSON.parse(requests[3].body.messages.at(-1).content)).toEqual({ status: 201, body: { status: 'success', data: { uid: 'bk_1', start: '2026-12-01T09:00:00.000Z', status: 'accepted' } } });
+    expect(record.status).toBe('completed');
+  });
+});
+
+describe('call_transfer', () => {
+  it('on the sandbox: the caller hears the transfer message, the call ends completed with the target in its transcript', async () => {
+    const id = await assistantWith([{ type: 'call_transfer', phone_number: '+4930123456', warm_transfer: true, warm_transfer_message: 'Connecting you to a colleague now.' }]);
+    llm.answer(sse(toolCallChunks([{ id: 't1', name: 'transfer-call', args: '{}' }])));
+    const record = await call(id);
+    expect(record.status).toBe('completed');
+    expect(record.transcript.split('\n').slice(-2)).toEqual([
+      'AI: Connecting you to a colleague now.',
+      'Transfer: the call was transferred to +4930123456 (simulated: this line cannot transfer).',
+    ]);
+  });
+});
+
+describe('dtmf_input and end_call', () => {
+  it('presses the keys on the line (the sandbox records them) and a built-in end_call gives end-call its description', async () => {
+    const id = await assistantWith([{ type: 'dtmf_input' }, { type: 'end_call', description: 'End when the menu is done.' }]);
+    llm.answer(
+      sse(toolCallChunks([{ id: 'd1', name: 'press-digits', args: '{"digits":"1#"}' }])),
+      sse([...textChunks('Done.'), ...toolCallChunks([{ id: 'd2', name: END_CALL_TOOL, args: '{}' }])]),
+    );
+    const startIndex = llm.received.length;
+    const record = await call(id);
+    const first = llm.received[startIndex].body;
+    expect(first.tools.map((x: any) => x.function.name)).toEqual(['press-digits', END_CALL_TOOL]);
+    expect(first.tools[1].function.description).toBe('End when the menu is done.');
+    expect(llm.received[startIndex + 1].body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'd1', content: JSON.stringify({ ok: true, pressed: '1#' }) });
+    expect(record.transcript).toContain('DTMF: the assistant pressed 1#.');
+    expect(record.status).toBe('completed');
+  });
+});
