@@ -22,6 +22,10 @@ const envSchema = z.object({
   PUBLIC_APP_URL: z.string().url().optional(),
   DEFAULT_PHONE_REGION: z.string().regex(/^[A-Z]{2}$/, 'a two-letter region code such as DE').default('DE'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(300),
+  /** Seconds a client may take to send a whole request (headers and body); slowloris guard. */
+  HTTP_REQUEST_TIMEOUT: z.coerce.number().positive().max(3600).default(30),
+  /** Seconds a client may take to send the request headers. */
+  HTTP_HEADERS_TIMEOUT: z.coerce.number().positive().max(3600).default(10),
   SANDBOX_TIME_SCALE: z.coerce.number().min(0).default(1),
   WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   ALLOW_PRIVATE_TARGETS: bool.default(false),

@@ -17,6 +17,7 @@ import { laravelErrors } from '../api/toolkit/validation.js';
 import { isDashboardNavigation, registerDashboard, sendDashboard } from './web.js';
 import { hashToken } from '../accounts/tokens.js';
 import { registerOpenApi } from './openapi.js';
+import { assertJsonDepth } from './json-limits.js';
 import { registerMetrics } from './metrics.js';
 import { registerRequestSpans } from './tracing.js';
 
@@ -43,9 +44,18 @@ function databaseErrorCode(err: unknown): string | undefined {
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const timeouts = ctx.config;
   const app = Fastify({
     loggerInstance: ctx.log,
     bodyLimit: BODY_LIMIT,
+    // Slow clients (slowloris): the whole request, headers included, must arrive within
+    // HTTP_REQUEST_TIMEOUT; the headers within HTTP_HEADERS_TIMEOUT. Node checks every second.
+    requestTimeout: Math.round(timeouts.HTTP_REQUEST_TIMEOUT * 1000),
+    http: {
+      requestTimeout: Math.round(timeouts.HTTP_REQUEST_TIMEOUT * 1000),
+      headersTimeout: Math.round(Math.min(timeouts.HTTP_HEADERS_TIMEOUT, timeouts.HTTP_REQUEST_TIMEOUT) * 1000),
+      connectionsCheckingInterval: 1000,
+    },
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
     ...opts,
@@ -58,11 +68,19 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(new HttpError(400, 'Malformed JSON body.'), undefined);
+      return done(new HttpError(400, 'Malformed JSON body.'), undefined);
     }
+    // Before any recursive code (validation, isStorableJson, JSON.stringify, jsonb) sees it.
+    try {
+      assertJsonDepth(parsed);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    done(null, parsed);
   });
 
   // ---- validation: Zod schemas, reported in the Laravel shape

@@ -119,6 +119,9 @@ export function isStorableJson(value: unknown): boolean {
   return true;
 }
 
+/** Characters of JSON one free-form field may hold (variables, metadata, tool arguments). */
+export const FREE_FORM_JSON_MAX = 65_536;
+
 type Bounds = { min?: number; max?: number };
 
 /**
@@ -192,11 +195,18 @@ export const v = {
       return n;
     });
   },
-  /** A free-form JSON object; `[]` (PHP clients' empty object) reads as `{}`. */
+  /**
+   * A free-form JSON object; `[]` (PHP clients' empty object) reads as `{}`. At most
+   * FREE_FORM_JSON_MAX characters as JSON (its nesting is bounded before parsing ends, see
+   * src/http/json-limits.ts, so measuring it cannot overflow the stack).
+   */
   object() {
     return z.preprocess(
       (x) => (Array.isArray(x) && x.length === 0 ? {} : x),
-      z.record(z.string(), z.unknown(), e(msg.object)).refine(isStorableJson, e(msg.format)),
+      z
+        .record(z.string(), z.unknown(), e(msg.object))
+        .refine((x) => JSON.stringify(x).length <= FREE_FORM_JSON_MAX, e(msg.maxString(FREE_FORM_JSON_MAX)))
+        .refine(isStorableJson, e(msg.format)),
     );
   },
   timezone() {
