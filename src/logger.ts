@@ -26,10 +26,38 @@ export function loggerOptions(level: string): LoggerOptions {
       censor: '[redacted]',
     },
     serializers: {
+      err: serializeError,
       // Query strings may carry phone numbers (call list filters): log the path only.
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
     },
   };
+}
+
+/**
+ * Userinfo (`user:password@`) and query strings (webhook secrets, signed links) out of every
+ * URL in a text; the path stays so the line still says what was called.
+ */
+export function scrubUrls(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1')
+    .replace(/\b((?:https?|wss?):\/\/[^\s?#"'<>]+)[?#][^\s"'<>]*/gi, '$1');
+}
+
+/**
+ * Errors as pino logs them, minus what must never reach a log: the parameters of a failed
+ * query (Drizzle puts them in the message and in `params`: token hashes, e-mail addresses,
+ * secrets) and the userinfo and query strings of URLs.
+ */
+export function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  const scrub = (v: unknown) => (typeof v === 'string' ? scrubUrls(v.replace(/\nparams: [^\n]*/g, '\nparams: [redacted]')) : v);
+  const clean = (o: Record<string, unknown>, depth: number): Record<string, unknown> => {
+    delete o.params;
+    for (const key of ['message', 'stack', 'query', 'url', 'target']) if (key in o) o[key] = scrub(o[key]);
+    if (depth < 3 && o.cause && typeof o.cause === 'object') o.cause = clean({ ...(o.cause as Record<string, unknown>) }, depth + 1);
+    return o;
+  };
+  return out && typeof out === 'object' ? clean(out, 0) : out;
 }
 
 /** True when log lines should be rendered for a person rather than a log collector. */
