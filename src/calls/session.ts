@@ -24,6 +24,7 @@ import { SilenceStage } from './voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
 import { withoutPlaceholders } from './variables.js';
 import type { BuiltinToolbox } from './builtin-tools/index.js';
+import type { Frame } from './voice/frames.js';
 
 /** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
 export const END_CALL_TOOL = 'end-call';
@@ -291,10 +292,30 @@ export class CallSession {
     });
     voice.onFrame((frame) => {
       if (this.ended) return;
+      this.fillersFor(frame);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
       else if (frame.kind === 'hang-up' && !frame.remote) this.end(frame.reason === 'LLM failure' ? 'ended' : 'completed', frame.reason);
     });
+  }
+
+  /** Fillers on an audio leg: while the reply's first words are slow, and while a mid-call tool runs. */
+  private fillersFor(frame: Frame): void {
+    switch (frame.kind) {
+      case 'turn-started':
+        this.fillers.newTurn();
+        if (frame.turnKind === 'reply') this.fillers.waiting('slow-llm', frame.callerText);
+        return;
+      case 'tool-call':
+        if (frame.name !== END_CALL_TOOL) this.fillers.waiting('tool');
+        return;
+      case 'llm-delta':
+      case 'tool-result':
+      case 'interruption':
+      case 'cancel':
+        this.fillers.cancel();
+        return;
+    }
   }
 
   private greet(): void {
@@ -355,6 +376,10 @@ export class CallSession {
   /** A filler phrase: heard (transcript, turn) but not part of the LLM's history. */
   private sayFiller(text: string, reason: FillerReason): void {
     if (this.ended) return;
+    if (this.voice) {
+      this.voice.sayFiller(text, reason);
+      return;
+    }
     this.lines.push(`AI: ${text}`);
     this.turns.filler(text, reason);
     this.stages.speak(this.deps.leg, text).catch((err: unknown) => this.deps.log.warn({ err }, 'speaking a filler failed'));

@@ -14,7 +14,7 @@ import type { Clock } from '../../telephony/clock.js';
 import type { LegMedia } from '../../telephony/types.js';
 import type { SttProvider, SttStreamOptions } from '../../providers/stt/types.js';
 import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
-import type { TurnKind, TurnTracker } from '../turns.js';
+import type { FillerReason, TurnKind, TurnTracker } from '../turns.js';
 import type { Frame, TurnId } from './frames.js';
 import { InterruptionStage } from './interruption.js';
 import { LlmStage, type LlmStageOptions } from './llm.js';
@@ -152,6 +152,15 @@ export class VoiceCall {
     this.pipeline.pushAt('sentences', { kind: 'speak', turn, text, source: 'scripted', at });
     this.pipeline.pushAt('sentences', { kind: 'speak-end', turn, at });
     return done;
+  }
+
+  /** A filler phrase in the assistant's current turn (while a tool runs or the LLM is slow): said, not in the LLM history. */
+  sayFiller(text: string, reason: FillerReason): void {
+    const turn = this.floor.assistantTurn;
+    if (turn === null || this.pipeline.turns.isCancelled(turn)) return;
+    const at = this.options.clock.now();
+    this.pipeline.pushAt('tts', { kind: 'filler', turn, text, reason, at });
+    this.pipeline.pushAt('tts', { kind: 'speak', turn, text, source: 'filler', at });
   }
 
   /** The model speaks first (no opening line): a reply turn without caller words. */
