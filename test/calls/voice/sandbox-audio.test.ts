@@ -16,8 +16,6 @@ import { synthesizer } from '../../../src/providers/tts/synthesize.js';
 import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
 import type { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
-import { startReceiver } from '../../support/receiver.js';
-import { ChatDouble } from '../../support/doubles/chat.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
@@ -91,68 +89,5 @@ describe('sandbox audio leg', () => {
     // The customer heard the assistant's audio: the greeting first, recognisably.
     const heard = (leg.media as SandboxMedia).heard();
     expect(heard.length / 8000).toBeGreaterThan(2);
-  }, 60_000);
-  it('fillers: a slow mid-call tool gets a filler phrase in audio, in the transcript, not in the history', async () => {
-    const tts = new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' });
-    // A chat server of its own: the first test scripted the same customer line.
-    const chat = await new ChatDouble().start();
-    const llm = new OpenAiCompatibleLlm({ baseUrl: chat.baseUrl, apiKey: 'llm-test-key' });
-    chat.on(
-      SANDBOX_SCRIPTS.converses[0],
-      { toolCalls: [{ id: 's1', name: 'slow_lookup', args: { day: 'today' } }] },
-      { text: 'Ten is free. Goodbye!', toolCalls: [{ id: 'e2', name: 'end-call', args: {} }] },
-    );
-    const slow = await startReceiver(() => ({ status: 200, body: '{"free":["10:00"]}', delayMs: 1500 }));
-    const carrier = new SandboxCarrier({ timeScale: 1, voice: synthesizer(tts, 'echo') });
-    const leg = carrier.dial({ customer: '+4915100000000', assistant: '', direction: 'outbound' });
-    expect(leg.media).toBeDefined();
-    const factory = voiceFactory(
-      {
-        voiceProvider: 'openai',
-        providerVoiceId: 'alloy',
-        languageIso2: 'en',
-        voiceStability: '0.7',
-        voiceSimilarity: '0.5',
-        speechSpeed: '1',
-        endpointSensitivity: '2.5',
-        endpointType: 'vad',
-        interruptSensitivity: '2.5',
-        allowInterruptions: true,
-        minInterruptWords: 0,
-        noiseCancellation: false,
-      },
-      new ProviderRegistry(llm, { tts: [tts] }),
-      { clock: systemClock, log },
-    );
-    const session = new CallSession(
-      {
-        systemPrompt: 'You book appointments.',
-        initialMessage: 'Hello, this is Anna from the clinic.',
-        waitForCustomer: false,
-        endCallOnVoicemail: false,
-        maxDurationSec: 120,
-        maxSilenceSec: 60,
-        reengagementSec: 30,
-        model: 'double',
-        temperature: 0,
-        tools: [{ id: 1, name: 'slow_lookup', description: 'Look up', endpoint: `${slow.url}/x`, method: 'POST', timeout: 5, headers: [], schema: [{ name: 'day', type: 'string', description: 'day' }] }],
-        endCallDescription: null,
-        variables: {},
-        fillers: true,
-        fillerConfig: { neutral: ['One moment please.'], negative: [], positive: [], question: [] },
-      },
-      { leg, llm, tools: new ToolRunner({ allowPrivate: true, log }), clock: systemClock, log, voice: factory },
-    );
-    const before = voice.speech.received.length;
-    const result = await session.run();
-    await slow.close();
-    await chat.close();
-    expect(result.status).toBe('completed');
-    const lines = result.transcript.split('\n');
-    expect(lines[0]).toBe('AI: Hello, this is Anna from the clinic.');
-    expect(lines[1]).toBe(`Customer: ${SANDBOX_SCRIPTS.converses[0]}`);
-    expect(lines[2]).toBe('AI: One moment please. Ten is free. Goodbye!');
-    expect(voice.speech.received.slice(before).map((r) => r.body.input)).toContain('One moment please.');
-    expect(result.messages.some((m) => m.role === 'assistant' && m.content?.includes('One moment'))).toBe(false);
   }, 60_000);
 });
