@@ -90,7 +90,9 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   let accountChanges: ReturnType<typeof listenForAccountChanges> | undefined;
   let tracing: Tracing | undefined;
 
+  let closing = false;
   const close = async () => {
+    closing = true;
     await app?.close().catch((err) => log.error({ err }, 'closing HTTP server failed'));
     await accountChanges?.stop();
     for (const part of [...parts].reverse()) {
@@ -158,7 +160,10 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       try {
         await startup.query('SELECT pg_advisory_lock($1)', [PARTS_STARTUP_LOCK]);
         boss = new PgBoss({ connectionString: url, max: 4, application_name: 'switchboard-jobs' });
-        boss.on('error', (err: Error) => log.error({ err }, 'job queue error'));
+        // While shutting down, the server ending the queue's sessions (57P01) is expected, not an error.
+      boss.on('error', (err: Error) =>
+        closing && (err as { code?: string }).code === '57P01' ? log.debug({ err }, 'job queue connection closed at shutdown') : log.error({ err }, 'job queue error'),
+      );
         await boss.start();
         ctx.services.boss = boss;
         // One event bus for the process: the engine emits on it, every consumer subscribes to it.
