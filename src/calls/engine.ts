@@ -293,6 +293,8 @@ export class CallEngine implements CallService {
         allowInterruptions: call.allow_interruptions,
         minInterruptWords: call.min_interrupt_words,
         noiseCancellation: call.enable_noise_cancellation,
+        ambientSound: call.ambient_sound,
+        ambientSoundVolume: call.ambient_sound_volume,
       },
       registry,
       { clock: this.clock, log, vad: this.vad },
@@ -421,7 +423,7 @@ const CLAIM_AND_LOAD = `
          a.end_call_on_voicemail, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
          a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
          a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity, a.endpoint_type,
-         a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation,
+         a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation, a.ambient_sound, a.ambient_sound_volume,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
          a.builtin_tools, a.timezone AS assistant_timezone,
          (SELECT coalesce(json_agg(json_build_object(
@@ -470,6 +472,8 @@ interface LoadedCall {
   allow_interruptions: boolean;
   min_interrupt_words: number;
   enable_noise_cancellation: boolean;
+  ambient_sound: string;
+  ambient_sound_volume: string;
   voice_provider: string | null;
   provider_voice_id: string | null;
   language_iso2: string | null;

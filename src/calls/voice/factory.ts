@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Clock } from '../../telephony/clock.js';
 import { NoiseGateStage } from './noise-gate.js';
+import { AmbientStage } from './ambient.js';
 import type { EndpointType } from './settings.js';
 import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from './speech-options.js';
 import { EnergyVad, type VadModel } from './vad.js';
@@ -23,6 +24,9 @@ export interface AssistantVoiceRow extends VoiceSettingsRow {
   allowInterruptions: boolean;
   minInterruptWords: number;
   noiseCancellation: boolean;
+  /** `ambient_sound` / `ambient_sound_volume` (src/calls/voice/ambient.ts). */
+  ambientSound?: string;
+  ambientSoundVolume?: string | number;
 }
 
 /** The deployment's VAD: `prepare` (loads it once) before `model`, which gives one per call, or null when there is none. */
@@ -61,6 +65,7 @@ export function voiceFactory(
       tracker: conversation.tracker,
       tapStages: conversation.tapStages,
       inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
+      outputStages: ambientStages(row),
       tts: { provider: tts, options: { ...ttsOptions, sampleRate: media.sampleRate } },
       stt: stt ? { provider: stt, options: sttOptionsFor(row, media.sampleRate) } : null,
       vad,
@@ -73,4 +78,10 @@ export function voiceFactory(
       },
     });
   };
+}
+
+/** The ambient loop under the assistant's audio, when the settings make one audible. */
+function ambientStages(row: AssistantVoiceRow): AmbientStage[] {
+  const stage = new AmbientStage(row.ambientSound ?? 'none', row.ambientSoundVolume ?? 0);
+  return stage.audible ? [stage] : [];
 }

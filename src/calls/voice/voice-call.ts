@@ -44,6 +44,8 @@ export interface VoiceCallOptions {
   tracker?: TurnTracker;
   /** Stages before the VAD (e.g. the noise gate of `noise_cancellation`). */
   inputStages?: Stage[];
+  /** Stages between the TTS and the output stage, on the assistant's audio (ambient sound). */
+  outputStages?: Stage[];
   /** Pass-through stages at the tail, after the output (silence clock, recorder). */
   tapStages?: Stage[];
 }
@@ -102,6 +104,7 @@ export class VoiceCall {
       new LlmStage(options.llm),
       new SentenceAggregator(),
       new TtsStage(options.tts.provider, options.tts.options),
+      ...(options.outputStages ?? []),
       this.output,
     );
     if (options.tracker) stages.push(new TurnRecordingStage(options.tracker));
