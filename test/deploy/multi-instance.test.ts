@@ -35,14 +35,16 @@ function startInstance(): Promise<{ child: ChildProcess; instanceId: string }> {
     env: { ...process.env, INSTANCE_DATABASE_URL: url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Tracked from the spawn on, so afterAll also kills one that never became ready.
+  const entry = { child, instanceId: '' };
+  children.push(entry);
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (c) => {
       out += c;
       const m = /READY (\S+)/.exec(out);
-      if (m) {
-        const entry = { child, instanceId: m[1] };
-        children.push(entry);
+      if (m && entry.instanceId === '') {
+        entry.instanceId = m[1];
         resolve(entry);
       }
     });
