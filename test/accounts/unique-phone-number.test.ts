@@ -4,6 +4,7 @@
  * migration refuses to run over duplicates instead of deleting any.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { createUser } from '../../src/accounts/users.js';
@@ -57,7 +58,10 @@ describe('unique phone numbers', () => {
       await client.connect();
       // Back to the schema before the unique index, with a number held twice.
       await client.query('DROP INDEX phone_numbers_number_unique');
-      await client.query(`DELETE FROM drizzle.__drizzle_migrations WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)`);
+      // Forget that migration and every later one (later migrations must not hide it).
+      const journal = JSON.parse(fs.readFileSync(new URL('../../src/db/migrations/meta/_journal.json', import.meta.url), 'utf8')) as { entries: { tag: string; when: number }[] };
+      const since = journal.entries.find((e) => e.tag === '0014_unique_phone_number')!.when;
+      await client.query('DELETE FROM drizzle.__drizzle_migrations WHERE created_at >= $1', [since]);
       const database = connect(url, { max: 1 });
       const { user: u1 } = await createUser(database.db, { name: 'A', email: 'a@x.test' });
       const { user: u2 } = await createUser(database.db, { name: 'B', email: 'b@x.test' });
