@@ -23,6 +23,8 @@ import type { TtsProvider } from './providers/tts/types.js';
 import { CarrierRegistry } from './telephony/registry.js';
 import { SandboxCarrier } from './telephony/sandbox/carrier.js';
 import { WebCarrier } from './telephony/web/carrier.js';
+import { TwilioCarrier } from './telephony/twilio/carrier.js';
+import type { TwilioCredentials } from './telephony/twilio/rest-client.js';
 import { webhookDeliveryPart } from './webhooks/background.js';
 
 export const fullProcess: readonly PartFactory[] = [
@@ -35,11 +37,32 @@ export const fullProcess: readonly PartFactory[] = [
   dialerPart,
 ];
 
-/** The carriers of a process: the sandbox (the default) and the browser's (web calls). */
-export function carriersFromConfig(config: Pick<Config, 'SANDBOX_TIME_SCALE'>): CarrierRegistry {
+export type TwilioConfig = Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_API_URL' | 'publicBaseUrl'>;
+
+/**
+ * The carriers of a process: the sandbox (the default), the browser's (web calls), and Twilio when there are Twilio
+ * credentials: the deployment's (TWILIO_ACCOUNT_SID + TWILIO_AUTH_TOKEN) or accounts' own,
+ * looked up per call with `twilioAccounts` (the composition root passes the database lookup).
+ */
+export function carriersFromConfig(
+  config: Pick<Config, 'SANDBOX_TIME_SCALE'> & Partial<TwilioConfig>,
+  deps: { twilioAccounts?: (userId: number) => Promise<TwilioCredentials | null> } = {},
+): CarrierRegistry {
   // At real pace the sandbox's customer speaks with the local voice (en-gb; assistants default to en-us).
   const customerVoice = synthesizer(sharedLocalVoice(), SANDBOX_CUSTOMER_VOICE);
-  return new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE, voice: customerVoice }), new WebCarrier()]);
+  const registry = new CarrierRegistry([new SandboxCarrier({ timeScale: config.SANDBOX_TIME_SCALE, voice: customerVoice }), new WebCarrier()]);
+  const global = config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN ? { accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN } : undefined;
+  if ((global || deps.twilioAccounts) && config.publicBaseUrl) {
+    registry.add(
+      new TwilioCarrier({
+        apiUrl: config.TWILIO_API_URL ?? 'https://api.twilio.com',
+        publicBaseUrl: config.publicBaseUrl,
+        credentials: global,
+        accountCredentials: deps.twilioAccounts,
+      }),
+    );
+  }
+  return registry;
 }
 
 let localVoice: LocalTts | undefined;

@@ -52,6 +52,10 @@ const envSchema = z.object({
   /** The embeddable widget: calls per minute one widget key may start, and one visitor (IP address) per key. */
   WIDGET_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   WIDGET_CALLS_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Twilio (issue 16): the deployment's own account, used for users without their own; the API base is configurable so tests reach a double. */
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'an account SID: AC followed by 32 hex digits').optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A bearer token that may read /metrics (besides the admin token), for a Prometheus scraper. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

@@ -11,6 +11,7 @@ import PgBoss from 'pg-boss';
 import { AdminAuth } from './accounts/admin-token.js';
 import { bootstrapIfEmpty, type BootstrapResult } from './accounts/bootstrap.js';
 import { listenForAccountChanges } from './accounts/changes.js';
+import { openTwilioAccount } from './accounts/carrier-accounts.js';
 import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import { CallFinishedEvents } from './calls/events.js';
@@ -22,6 +23,7 @@ import { runMigrations } from './db/migrate.js';
 import { startupDatabaseError } from './db/startup-error.js';
 import { connect } from './db/pool.js';
 import { buildApp } from './http/app.js';
+import { purposeKey } from './lib/secrets.js';
 import { createLogger } from './logger.js';
 import { Metrics } from './observability/metrics.js';
 import { startTracing, type Tracing } from './observability/tracing.js';
@@ -120,7 +122,12 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       log,
       tokens: new TokenCache(database.db),
       adminAuth: new AdminAuth(database.db, config.ADMIN_TOKEN),
-      carriers: opts.carriers ?? carriersFromConfig(config),
+      carriers:
+        opts.carriers ??
+        carriersFromConfig(config, {
+          // An account's own Twilio credentials, sealed in the database (src/accounts/carrier-accounts.ts).
+          twilioAccounts: (userId) => openTwilioAccount(database!.db, purposeKey(config, 'credentials'), userId),
+        }),
       providers: opts.providers ?? providersFromConfig(config),
       instanceId: randomBytes(6).toString('hex'),
       services: { metrics: new Metrics() },

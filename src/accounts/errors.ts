@@ -10,6 +10,8 @@ export type AccountErrorKind =
   | 'phone-taken'
   | 'token-not-found'
   | 'number-not-found'
+  | 'invalid-carrier-sid'
+  | 'carrier-account-not-found'
   | 'admin-token-from-env';
 
 export class AccountError extends Error {

@@ -11,6 +11,11 @@ import { AccountError } from './errors.js';
 import { requireUser, uniqueViolation } from './users.js';
 
 export const PHONE_NUMBER_TYPES = ['Normal', 'SIP', 'Caller ID'] as const;
+/** Who owns a number: the simulated network (the default) or Twilio. */
+export const PHONE_CARRIERS = ['sandbox', 'twilio'] as const;
+export type PhoneCarrier = (typeof PHONE_CARRIERS)[number];
+/** Twilio's id of an incoming phone number. */
+export const TWILIO_NUMBER_SID = /^PN[0-9a-fA-F]{32}$/;
 export type PhoneNumberType = (typeof PHONE_NUMBER_TYPES)[number];
 
 export interface PhoneNumberSummary {
@@ -19,6 +24,8 @@ export interface PhoneNumberSummary {
   phoneNumber: string;
   countryCode: string;
   typeLabel: string;
+  carrier: string;
+  carrierSid: string | null;
   /** Held by an assistant that is not deleted. */
   assigned: boolean;
   createdAt: string;
@@ -30,6 +37,10 @@ export interface NewPhoneNumber {
   typeLabel: PhoneNumberType;
   /** Two letters; default: the number's own country. */
   countryCode?: string;
+  /** Default `sandbox`. */
+  carrier?: PhoneCarrier;
+  /** The carrier's id of the number (Twilio: `PN…`). */
+  carrierSid?: string | null;
 }
 
 /** Adds a number in E.164 (national formats read with `region`). */
@@ -37,6 +48,10 @@ export async function addPhoneNumber(db: Db, input: NewPhoneNumber, region: stri
   await requireUser(db, input.userId);
   const e164 = toE164(input.phoneNumber, region);
   if (!e164) throw new AccountError('invalid-phone', 'Invalid phone number');
+  const carrier = input.carrier ?? 'sandbox';
+  if (input.carrierSid && carrier === 'twilio' && !TWILIO_NUMBER_SID.test(input.carrierSid)) {
+    throw new AccountError('invalid-carrier-sid', 'The carrier sid field format is invalid.');
+  }
   // The unique index decides (two admins adding the same number at once both reach the insert).
   const [row] = await db
     .insert(phoneNumbers)
@@ -45,6 +60,8 @@ export async function addPhoneNumber(db: Db, input: NewPhoneNumber, region: stri
       phoneNumber: e164,
       countryCode: (input.countryCode ?? countryOf(e164)).toUpperCase(),
       typeLabel: input.typeLabel,
+      carrier,
+      carrierSid: input.carrierSid ?? null,
     })
     .returning()
     .catch((err: unknown) => {
@@ -67,6 +84,8 @@ export async function listPhoneNumbers(db: Db, opts: { userId?: number } = {}): 
       phoneNumber: phoneNumbers.phoneNumber,
       countryCode: phoneNumbers.countryCode,
       typeLabel: phoneNumbers.typeLabel,
+      carrier: phoneNumbers.carrier,
+      carrierSid: phoneNumbers.carrierSid,
       assigned,
       createdAt: phoneNumbers.createdAt,
     })

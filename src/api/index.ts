@@ -3,6 +3,7 @@ import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { providerLookupRoutes } from './assistants/providers.js';
 import { assistantRoutes } from './assistants/routes.js';
+import { twilioRoutes } from './carriers/twilio.js';
 import { callRoutes } from './calls/routes.js';
 import { makeCallRoutes } from './calls/make-call.js';
 import { callTurnRoutes } from './calls/turns.js';
@@ -35,6 +36,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     providerKeyRoutes,
     webCallRoutes,
     widgetRoutes,
+    twilioRoutes,
   ]) {
     await app.register(plugin);
   }

@@ -13,11 +13,12 @@ import type { LlmProvider } from '../providers/llm/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
-import type { Carrier } from '../telephony/types.js';
+import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/types.js';
 import { BuiltinToolbox } from './builtin-tools/index.js';
 import { executorOf } from './events.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
+import { RemoteCalls } from './remote-calls.js';
 import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
 import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
 import { ToolRunner, type MidCallTool } from './tool-runner.js';
@@ -59,6 +60,8 @@ export class CallEngine implements CallService {
   get speaks(): boolean {
     return this.providers.tts.size > 0;
   }
+  /** Calls on carriers whose network calls back (Twilio): placing, callbacks, stream claims. */
+  readonly remote: RemoteCalls;
 
   constructor(
     private readonly ctx: AppContext,
@@ -70,6 +73,7 @@ export class CallEngine implements CallService {
     this.vad = deps.vad;
     this.tools = deps.tools ?? new ToolRunner({ allowPrivate: ctx.config.ALLOW_PRIVATE_TARGETS, log: ctx.log });
     this.sealer = credentialSealer(ctx.config);
+    this.remote = new RemoteCalls(ctx);
   }
 
   get llm(): LlmProvider {
@@ -123,7 +127,13 @@ export class CallEngine implements CallService {
     return { callId };
   }
 
-  async startCall(callId: number): Promise<void> {
+  /**
+   * Runs a created call here. Without `attach`, the call is claimed and dialed on its carrier
+   * (a carrier whose network calls back is only asked to place it: its session starts where
+   * its media stream arrives). With `attach`, the call was claimed by its media stream
+   * (RemoteCalls.claimStream) and runs on that leg.
+   */
+  async startCall(callId: number, attach?: { leg: CarrierLeg }): Promise<void> {
     const log = this.ctx.log.child({ callId });
     if (!this.accepting) {
       log.warn('call not started: the service is shutting down (it will be ended by recovery)');
@@ -132,12 +142,14 @@ export class CallEngine implements CallService {
     if (this.live.has(callId)) return;
     const { pool } = this.ctx.database;
     // Claim the call for this process and read it with its assistant, model and tools: one statement.
-    const loaded = await pool.query<LoadedCall>({ name: 'sb_calls_claim_load', text: CLAIM_AND_LOAD, values: [callId, this.ctx.instanceId] });
+    const loaded = await pool.query<LoadedCall>({ name: 'sb_calls_claim_load', text: CLAIM_AND_LOAD, values: [callId, this.ctx.instanceId, attach !== undefined] });
     const call = loaded.rows[0];
     if (!call) {
       log.warn('call not started: it is not waiting to be dialed');
+      attach?.leg.hangUp('the call is no longer waiting for its stream');
       return;
     }
+    const carrier = call.type === 'web' ? this.carrierFor(call.type) : (this.carriers.get(call.carrier) ?? this.carrier);
     if (call.assistant_id === null) {
       log.error('call cannot run: its assistant is gone');
       await this.finalize(callId, 'initiated', failedResult(), null, log);
@@ -166,16 +178,24 @@ export class CallEngine implements CallService {
     const variables = { ...assistant.variables, ...call.call_variables };
     const modelName = model?.name ?? 'gpt-4o-mini';
     const temperature = Number(assistant.llmTemperature);
-    const leg = this.carrierFor(call.type).dial({
-      callId,
-      customer: call.client_phone_number,
-      assistant: call.assistant_phone_number,
-      direction: call.type === 'inbound' ? 'inbound' : 'outbound',
-    });
+    const direction = call.type === 'inbound' ? 'inbound' : 'outbound';
+    if (!attach && placesRemotely(carrier)) {
+      await this.remote.place(carrier, {
+        id: callId,
+        userId: call.user_id,
+        customer: call.client_phone_number,
+        assistant: call.assistant_phone_number,
+        direction,
+        maxDurationSec: assistant.maxDuration,
+        detectMachine: direction === 'outbound',
+      });
+      return;
+    }
+    const leg = attach?.leg ?? carrier.dial({ callId, customer: call.client_phone_number, assistant: call.assistant_phone_number, direction });
 
     // Status transitions are persisted in order, off the conversation's path.
-    let persisted: CallStatus = 'initiated';
-    let planned: CallStatus = 'initiated';
+    let persisted: CallStatus = call.status;
+    let planned: CallStatus = call.status;
     let chain: Promise<void> = Promise.resolve();
     const move = (to: CallStatus, fields: TransitionFields = {}) => {
       const from = planned;
@@ -241,6 +261,7 @@ export class CallEngine implements CallService {
         const result = await session.run();
         await chain;
         await turnRecorder.flush();
+        const carrierPrice = placesRemotely(carrier) && result.connected ? await this.remote.priceOf(carrier, callId, call.user_id) : null;
         const post = await runPostCall({
           callId,
           postCallSchema: assistant.postCallSchema,
@@ -252,6 +273,7 @@ export class CallEngine implements CallService {
           result,
           llm: this.llm,
           rates: { carrierPerMinute: this.ctx.config.CARRIER_COST_PER_MINUTE, platformPerMinute: this.ctx.config.PLATFORM_COST_PER_MINUTE },
+          carrierPrice,
           log,
         });
         const status = await this.finalize(callId, persisted, result, post, log);
@@ -312,7 +334,8 @@ export class CallEngine implements CallService {
     const fields: TransitionFields = {
       endedAt: NOW,
       transcript: result.transcript,
-      answeredBy: result.answeredBy,
+      // 'unknown' does not overwrite a verdict a carrier stored on the call (late AMD on another instance).
+      ...(result.answeredBy !== 'unknown' ? { answeredBy: result.answeredBy } : {}),
       ...(post
         ? {
             evaluation: post.evaluation,
@@ -390,9 +413,10 @@ const COUNT_LIVE = `SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND 
 /** One INSERT ... SELECT copying the assistant's name and number and the campaign's name; with $13, only below that many live calls. */
 const INSERT_CALL = `
   INSERT INTO calls (user_id, assistant_id, assistant_name, campaign_id, campaign_name, lead_id, secondary_contact_id,
-                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance)
+                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance, carrier)
   SELECT a.user_id, a.id, a.name, $3::int, (SELECT c.name FROM campaigns c WHERE c.id = $3::int), $4::int, $5::int,
-         $6::text, 'initiated', coalesce(p.phone_number, ''), $7::text, $8::jsonb, $9::text
+         $6::text, 'initiated', coalesce(p.phone_number, ''), $7::text, $8::jsonb, $9::text,
+         CASE WHEN $6::text = 'web' THEN 'web' ELSE coalesce(p.carrier, 'sandbox') END
     FROM assistants a
     LEFT JOIN phone_numbers p ON p.id = a.phone_number_id
    WHERE a.id = $1::int AND a.user_id = $2::int
@@ -414,11 +438,13 @@ function insertValues(input: PlaceCallInput, instanceId: string, maxLive: number
   ];
 }
 
+/** $3: the call's media stream already claimed it for this process (RemoteCalls.claimStream), possibly while ringing. */
 const CLAIM_AND_LOAD = `
   WITH claimed AS (
-    UPDATE calls SET owner_instance = $2 WHERE id = $1 AND status = 'initiated'
-    RETURNING id, user_id, assistant_id, type, client_phone_number, assistant_phone_number, variables)
-  SELECT c.id, c.user_id, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
+    UPDATE calls SET owner_instance = $2
+     WHERE id = $1 AND (status = 'initiated' OR ($3::boolean AND status = 'ringing' AND owner_instance = $2))
+    RETURNING id, user_id, status, carrier, assistant_id, type, client_phone_number, assistant_phone_number, variables)
+  SELECT c.id, c.user_id, c.status, c.carrier, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
          a.id AS assistant_id, a.variables AS assistant_variables, a.system_prompt, a.initial_message, a.wait_for_customer,
          a.end_call_on_voicemail, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
          a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
@@ -440,6 +466,9 @@ const CLAIM_AND_LOAD = `
 
 interface LoadedCall {
   id: number;
+  user_id: number;
+  status: CallStatus;
+  carrier: string;
   type: string;
   client_phone_number: string;
   assistant_phone_number: string;
@@ -462,7 +491,6 @@ interface LoadedCall {
   filler_config: FillerConfig;
   model: string | null;
   tools: MidCallTool[];
-  user_id: number;
   voice_stability: string;
   voice_similarity: string;
   speech_speed: string;

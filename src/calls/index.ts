@@ -9,6 +9,8 @@ import type { BackgroundPart } from '../parts.js';
 import { CallEngine } from './engine.js';
 import { SileroVad, sharedVadRunner, type SileroVadRunner } from '../audio/vad/silero.js';
 import type { VadModels } from './voice/factory.js';
+import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
+import { ConfigError } from '../config.js';
 import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
 
 export { CallEngine } from './engine.js';
@@ -44,6 +46,8 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
     provides: { calls: engine, callEngine: engine },
     async start() {
       await heartbeat(pool, ctx.instanceId);
+      await checkTwilioPublicUrl(ctx);
+      await engine.remote.start();
       if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls run on the offline stand-in');
       timers.push(
         setInterval(() => {
@@ -59,6 +63,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       for (const t of timers) clearTimeout(t);
       await sweeping;
       await engine.stop();
+      await engine.remote.stop();
       await forgetInstance(pool, ctx.instanceId).catch(() => undefined);
     },
   };
@@ -83,4 +88,17 @@ function sileroModels(ctx: AppContext): VadModels {
     },
     model: (sampleRate) => (runner ? new SileroVad(runner, sampleRate >= 16_000 ? 16_000 : 8000) : null),
   };
+}
+
+/**
+ * Twilio reaches the service only at PUBLIC_BASE_URL and refuses plain-http media streams:
+ * with Twilio numbers present it must be https:// (a start-up error in production, a warning
+ * otherwise, so a laptop with a tunnel still starts).
+ */
+async function checkTwilioPublicUrl(ctx: AppContext): Promise<void> {
+  if (ctx.config.publicBaseUrl.startsWith('https://')) return;
+  if (!(await twilioNumbersExist(ctx.database.db))) return;
+  const message = `PUBLIC_BASE_URL must be an https:// address Twilio can reach while Twilio numbers exist (it is ${ctx.config.publicBaseUrl})`;
+  if (process.env.NODE_ENV === 'production') throw new ConfigError(message);
+  ctx.log.warn(message);
 }

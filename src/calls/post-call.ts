@@ -19,6 +19,8 @@ export interface PostCallInput {
   result: SessionResult;
   llm: LlmProvider;
   rates: { carrierPerMinute: number; platformPerMinute: number };
+  /** What the carrier charged for the call, when it reported it (used instead of the per-minute rate). */
+  carrierPrice?: number | null;
   log: Logger;
   /** Limit of the extraction request (default 30 s). */
   timeoutMs?: number;
@@ -35,9 +37,9 @@ export interface PostCallOutput {
 
 const round8 = (n: number) => Math.round(n * 1e8) / 1e8;
 
-export function callCosts(durationSec: number, rates: PostCallInput['rates']): { carrierCost: string; totalCost: string } {
+export function callCosts(durationSec: number, rates: PostCallInput['rates'], carrierPrice?: number | null): { carrierCost: string; totalCost: string } {
   const minutes = durationSec / 60;
-  const carrier = round8(minutes * rates.carrierPerMinute);
+  const carrier = round8(carrierPrice ?? minutes * rates.carrierPerMinute);
   const total = round8(carrier + minutes * rates.platformPerMinute);
   return { carrierCost: carrier.toFixed(8), totalCost: total.toFixed(8) };
 }
@@ -71,7 +73,7 @@ function typed(value: unknown, type: string): unknown {
 export async function runPostCall(input: PostCallInput): Promise<PostCallOutput> {
   const { result } = input;
   const durationSec = result.connected ? Math.round(result.talkMs / 1000) : 0;
-  const costs = callCosts(durationSec, input.rates);
+  const costs = callCosts(durationSec, input.rates, input.carrierPrice);
   // Only a recording the carrier actually made is linked: never a URL that serves nothing.
   const recordingUrl = result.connected && input.record ? (result.recordingUrl ?? null) : null;
   let evaluation: Record<string, unknown> = {};

@@ -222,6 +222,11 @@ export class CallSession {
       case 'answered':
         this.onAnswered(event.answeredBy);
         return;
+      case 'answered-by':
+        // A late verdict of answering-machine detection (Twilio's asynchronous AMD).
+        this.answeredBy = event.answeredBy;
+        if (event.answeredBy === 'machine' && this.settings.endCallOnVoicemail) this.end('ended_by_assistant', 'voicemail');
+        return;
       case 'customer-said':
         // On an audio leg the words join the pipeline (they are its transcript).
         if (this.voice) this.voice.customerSaid(event.text);

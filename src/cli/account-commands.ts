@@ -2,7 +2,7 @@
 import { rotateAdminToken } from '../accounts/admin-token.js';
 import { issueToken, listTokens, revokeToken } from '../accounts/api-tokens.js';
 import { AccountError } from '../accounts/errors.js';
-import { addPhoneNumber, listPhoneNumbers, removePhoneNumber, type PhoneNumberType } from '../accounts/phone-numbers.js';
+import { addPhoneNumber, listPhoneNumbers, removePhoneNumber, type PhoneCarrier, type PhoneNumberType } from '../accounts/phone-numbers.js';
 import { createUser, disableUser, enableUser, listUsers, requireUser, type UserSummary } from '../accounts/users.js';
 import { addVoice, listVoices, type VoiceMode } from '../accounts/voices.js';
 import { CliError, withDatabase, type Session } from './session.js';
@@ -86,15 +86,28 @@ export async function tokensRevoke(s: Session, tokenId: number, userRef?: string
   });
 }
 
-function numberRecord(n: { id: number; userId: number; phoneNumber: string; countryCode: string; typeLabel: string; assigned: boolean }) {
-  return { id: n.id, user_id: n.userId, phone_number: n.phoneNumber, country_code: n.countryCode, type_label: n.typeLabel, assigned: n.assigned };
+function numberRecord(n: { id: number; userId: number; phoneNumber: string; countryCode: string; typeLabel: string; carrier: string; carrierSid: string | null; assigned: boolean }) {
+  return {
+    id: n.id,
+    user_id: n.userId,
+    phone_number: n.phoneNumber,
+    country_code: n.countryCode,
+    type_label: n.typeLabel,
+    carrier: n.carrier,
+    carrier_sid: n.carrierSid,
+    assigned: n.assigned,
+  };
 }
 
-export async function numbersAdd(s: Session, ref: string, phoneNumber: string, opts: { type: PhoneNumberType; country?: string }) {
+export async function numbersAdd(s: Session, ref: string, phoneNumber: string, opts: { type: PhoneNumberType; country?: string; carrier?: PhoneCarrier; carrierSid?: string }) {
   if (opts.country !== undefined && !/^[A-Za-z]{2}$/.test(opts.country)) throw new CliError(`--country takes a two-letter code such as DE, not ${opts.country}`);
   await withDatabase(s, async ({ database, out, config }) => {
     const user = await requireUser(database.db, ref);
-    const number = await addPhoneNumber(database.db, { userId: user.id, phoneNumber, typeLabel: opts.type, countryCode: opts.country }, config.DEFAULT_PHONE_REGION);
+    const number = await addPhoneNumber(
+      database.db,
+      { userId: user.id, phoneNumber, typeLabel: opts.type, countryCode: opts.country, carrier: opts.carrier, carrierSid: opts.carrierSid },
+      config.DEFAULT_PHONE_REGION,
+    );
     out.record(numberRecord(number));
   });
 }
@@ -103,7 +116,7 @@ export async function numbersList(s: Session, userRef?: string) {
   await withDatabase(s, async ({ database, out }) => {
     const userId = userRef === undefined ? undefined : (await requireUser(database.db, userRef)).id;
     const numbers = await listPhoneNumbers(database.db, { userId });
-    out.table(numbers.map(numberRecord), ['id', 'user_id', 'phone_number', 'country_code', 'type_label', 'assigned']);
+    out.table(numbers.map(numberRecord), ['id', 'user_id', 'phone_number', 'country_code', 'type_label', 'carrier', 'assigned']);
   });
 }
 

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { AccountError } from '../accounts/errors.js';
-import { PHONE_NUMBER_TYPES, type PhoneNumberType } from '../accounts/phone-numbers.js';
+import { PHONE_CARRIERS, PHONE_NUMBER_TYPES, type PhoneCarrier, type PhoneNumberType } from '../accounts/phone-numbers.js';
 import { VOICE_MODES, type VoiceMode } from '../accounts/voices.js';
 import { pendingMigrations, runMigrations } from '../db/migrate.js';
 import * as accounts from './account-commands.js';
@@ -59,7 +59,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   numbers.command('add').description('add a phone number to a user').argument(userArg, userHelp).argument('<phone-number>', 'E.164, or national in DEFAULT_PHONE_REGION')
     .addOption(new Option('--type <type>', 'number type').choices(PHONE_NUMBER_TYPES).default('Normal'))
     .option('--country <code>', 'two-letter country (default: the number\'s)')
-    .action((ref: string, phone: string, o: { type: PhoneNumberType; country?: string }) => accounts.numbersAdd(session(), ref, phone, o));
+    .addOption(new Option('--carrier <carrier>', 'who owns the number').choices(PHONE_CARRIERS).default('sandbox'))
+    .option('--carrier-sid <sid>', 'the carrier\'s id of the number (Twilio: PN…)')
+    .action((ref: string, phone: string, o: { type: PhoneNumberType; country?: string; carrier: PhoneCarrier; carrierSid?: string }) => accounts.numbersAdd(session(), ref, phone, o));
   numbers.command('list').description('list phone numbers').option('--user <user>', 'only this user\'s')
     .action((o: { user?: string }) => accounts.numbersList(session(), o.user));
   numbers.command('remove').description('remove a phone number (call records keep it)').argument('<number-id>', 'id from `numbers list`', positiveInt)

@@ -113,12 +113,33 @@ export const phoneNumbers = pgTable('phone_numbers', {
   phoneNumber: text('phone_number').notNull(),
   countryCode: text('country_code').notNull(),
   typeLabel: text('type_label').notNull(), // 'Normal' | 'SIP' | 'Caller ID'
+  /** The carrier that owns the number: `sandbox` (simulated) or `twilio`. */
+  carrier: text('carrier').notNull().default('sandbox'),
+  /** The carrier's own id of the number (Twilio's `PN…`), when it has one. */
+  carrierSid: text('carrier_sid'),
   createdAt: createdAt(),
 }, (t) => [
   index('phone_numbers_user_idx').on(t.userId),
   // A number rings one account: two accounts holding it would both claim its inbound calls.
   uniqueIndex('phone_numbers_number_unique').on(t.phoneNumber),
 ]);
+
+/**
+ * An account's own credentials at a carrier (issue 16: Twilio's account SID with its auth
+ * token, and optionally an API key used for REST instead). The secrets are sealed together
+ * with SECRET_KEY (src/lib/secrets.ts) as JSON; the API shows only `secret_hint`.
+ */
+export const carrierAccounts = pgTable('carrier_accounts', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  carrier: text('carrier').notNull(),
+  accountSid: text('account_sid').notNull(),
+  apiKeySid: text('api_key_sid'),
+  sealedSecrets: text('sealed_secrets').notNull(),
+  secretHint: text('secret_hint').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('carrier_accounts_user_carrier_unique').on(t.userId, t.carrier)]);
 
 // ---------------------------------------------------------------- mid-call tools
 
@@ -349,6 +370,12 @@ export const calls = pgTable('calls', {
   recordingUrl: text('recording_url'),
   /** Which process runs the live call (for crash recovery). */
   ownerInstance: text('owner_instance'),
+  /** The carrier the call runs on (copied from the assistant's number when it was placed). */
+  carrier: text('carrier').notNull().default('sandbox'),
+  /** The carrier's id of the call (Twilio's `CA…`). */
+  carrierCallSid: text('carrier_call_sid'),
+  /** SHA-256 of the one-time token the carrier's media stream must present; cleared when used. */
+  mediaTokenHash: text('media_token_hash'),
   answeredAt: ts('answered_at'),
   endedAt: ts('ended_at'),
   createdAt: createdAt(),
@@ -364,6 +391,8 @@ export const calls = pgTable('calls', {
   index('calls_user_client_phone_idx').on(t.userId, t.clientPhoneNumber, t.createdAt.desc(), t.id.desc()),
   index('calls_live_idx').on(t.status).where(sql`${t.status} in ('initiated', 'ringing', 'in-progress')`),
   index('calls_lead_idx').on(t.leadId),
+  // Carrier callbacks without our id (an inbound number's status callback) find the call by the carrier's.
+  index('calls_carrier_call_sid_idx').on(t.carrierCallSid).where(sql`${t.carrierCallSid} is not null`),
 ]);
 
 /**

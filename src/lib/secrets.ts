@@ -112,3 +112,9 @@ export function credentialSealer(config: { SECRET_KEY?: string; DATABASE_URL?: s
   };
   return { seal: (plaintext) => seal(plaintext, get()), unseal: (sealed) => unseal(sealed, get()) };
 }
+
+/** The key for one purpose from the configuration (see resolveSecretKey), or null when there is no deployment key. */
+export function purposeKey(config: { SECRET_KEY?: string; DATABASE_URL?: string; DATA_DIR: string }, purpose: KeyPurpose): Buffer | null {
+  const secret = resolveSecretKey(config);
+  return secret ? deriveKey(secret, purpose) : null;
+}

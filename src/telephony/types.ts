@@ -86,3 +86,33 @@ export interface Carrier {
   readonly name: string;
   dial(request: DialRequest): CarrierLeg;
 }
+
+export interface PlaceRequest extends DialRequest {
+  callId: number;
+  /** The account the call belongs to (whose carrier credentials are used). */
+  userId: number;
+  /** Proves the media stream is this call's; checked once, when the stream starts. */
+  mediaToken: string;
+  /** The assistant's `max_duration` in seconds (the carrier's own time limit backs ours up). */
+  maxDurationSec: number;
+  /** Ask the network for answering-machine detection. */
+  detectMachine: boolean;
+}
+
+/**
+ * A carrier whose network calls us back (Twilio): `place` asks it to call; the leg arrives
+ * later with the call's media stream, on whichever instance receives it, and only there does
+ * the session run. Callbacks in between may reach any instance.
+ */
+export interface RemoteCarrier extends Carrier {
+  readonly placesRemotely: true;
+  place(request: PlaceRequest): Promise<{ carrierCallId: string }>;
+  /** Ends the call at the network (a call that is no longer ours, or was never taken). */
+  hangUp(userId: number, carrierCallId: string): Promise<void>;
+  /** What the network charged for a finished call (positive, in its currency), when it has rated it. */
+  priceOf?(userId: number, carrierCallId: string): Promise<number | null>;
+}
+
+export function placesRemotely(carrier: Carrier): carrier is RemoteCarrier {
+  return (carrier as Partial<RemoteCarrier>).placesRemotely === true;
+}

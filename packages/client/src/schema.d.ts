@@ -178,6 +178,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users/{id}/carriers/twilio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's Twilio account (the SIDs and a hint of the auth token) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account_sid: string;
+                                api_key_sid: string | null;
+                                /** @description the last characters of the auth token; the secrets are never shown */
+                                auth_token_hint: string;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Store (or replace) a user's Twilio credentials: account SID and auth token, optionally an API key used for REST */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        account_sid: string;
+                        api_key_secret?: string | null;
+                        api_key_sid?: string | null;
+                        auth_token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account_sid: string;
+                                api_key_sid: string | null;
+                                /** @description the last characters of the auth token; the secrets are never shown */
+                                auth_token_hint: string;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a user's Twilio credentials; their calls use the deployment's again */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{id}/disable": {
         parameters: {
             query?: never;
@@ -334,6 +504,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description sandbox or twilio */
+                                carrier: string;
+                                /** @description the carrier's id of the number (Twilio: PN…) */
+                                carrier_sid: string | null;
                                 country_code: string;
                                 id: number;
                                 is_available: boolean;
@@ -357,7 +531,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a phone number to a user's account */
+        /** Add a phone number to a user's account (carrier `sandbox` by default, or `twilio` with the number's PN… sid) */
         post: {
             parameters: {
                 query?: never;
@@ -370,6 +544,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @enum {string} */
+                        carrier?: "sandbox" | "twilio";
+                        carrier_sid?: string | null;
                         country_code?: string;
                         phone_number: string;
                         /** @enum {string} */
@@ -379,11 +556,50 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description sandbox or twilio */
+                                carrier: string;
+                                /** @description the carrier's id of the number (Twilio: PN…) */
+                                carrier_sid: string | null;
+                                country_code: string;
+                                id: number;
+                                is_available: boolean;
+                                phone_number: string;
+                                type_label: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
                 };
             };
         };

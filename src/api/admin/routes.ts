@@ -4,15 +4,37 @@ import { z } from 'zod';
 
 import { issueToken, listTokens, revokeToken } from '../../accounts/api-tokens.js';
 import { AccountError } from '../../accounts/errors.js';
+import { getTwilioAccount, removeTwilioAccount, setTwilioAccount, type TwilioAccountSummary } from '../../accounts/carrier-accounts.js';
 import { addPhoneNumber, listPhoneNumbers } from '../../accounts/phone-numbers.js';
+import { purposeKey } from '../../lib/secrets.js';
 import { createUser, disableUser, enableUser, findUser, listUsers } from '../../accounts/users.js';
 import { addVoice, listVoices } from '../../accounts/voices.js';
 import { isoMicro } from '../../db/time.js';
 import { fieldError, notFound } from '../toolkit/errors.js';
 import { paginate, pageQuery, pageSchema } from '../toolkit/pagination.js';
 import { messageSchema, typed, validationSchema } from '../toolkit/route.js';
-import { phoneNumberSchema, serializePhoneNumber } from '../reference/serializers.js';
-import { adminTokenSchema, adminUserSchema, createPhoneNumberBody, createUserBody, createVoiceBody, serializeAdminUser, tokenParams, userIdParam } from './schemas.js';
+import {
+  adminPhoneNumberSchema,
+  adminTokenSchema,
+  adminUserSchema,
+  createPhoneNumberBody,
+  createUserBody,
+  createVoiceBody,
+  serializeAdminPhoneNumber,
+  serializeAdminUser,
+  setTwilioAccountBody,
+  tokenParams,
+  twilioAccountSchema,
+  userIdParam,
+} from './schemas.js';
+
+const serializeTwilioAccount = (a: TwilioAccountSummary): z.infer<typeof twilioAccountSchema> => ({
+  account_sid: a.accountSid,
+  api_key_sid: a.apiKeySid,
+  auth_token_hint: a.secretHint,
+  created_at: isoMicro(a.createdAt)!,
+  updated_at: isoMicro(a.updatedAt)!,
+});
 
 const tags = ['admin'];
 
@@ -62,7 +84,13 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.post('/api/admin/users/:id/phone-numbers', {
-    schema: { tags, summary: "Add a phone number to a user's account", params: userIdParam, body: createPhoneNumberBody },
+    schema: {
+      tags,
+      summary: "Add a phone number to a user's account (carrier `sandbox` by default, or `twilio` with the number's PN… sid)",
+      params: userIdParam,
+      body: createPhoneNumberBody,
+      response: { 201: z.object({ data: adminPhoneNumberSchema }), 404: messageSchema, 422: validationSchema },
+    },
     config: { notFoundMessage: 'User not found.' },
   }, async (req, reply) => {
     const number = await addPhoneNumber(db, {
@@ -70,8 +98,49 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       phoneNumber: req.body.phone_number,
       countryCode: req.body.country_code,
       typeLabel: req.body.type_label,
+      carrier: req.body.carrier,
+      carrierSid: req.body.carrier_sid,
     }, app.ctx.config.DEFAULT_PHONE_REGION);
-    return reply.code(201).send({ data: serializePhoneNumber(number) });
+    return reply.code(201).send({ data: serializeAdminPhoneNumber(number) });
+  });
+
+  // ---- an account's own Twilio credentials (issue 16), sealed; never shown in full
+
+  r.put('/api/admin/users/:id/carriers/twilio', {
+    schema: {
+      tags,
+      summary: "Store (or replace) a user's Twilio credentials: account SID and auth token, optionally an API key used for REST",
+      params: userIdParam,
+      body: setTwilioAccountBody,
+      response: { 200: z.object({ message: z.string(), data: twilioAccountSchema }), 404: messageSchema, 422: validationSchema, 503: messageSchema },
+    },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => {
+    const stored = await setTwilioAccount(db, purposeKey(app.ctx.config, 'credentials'), req.params.id, {
+      accountSid: req.body.account_sid,
+      authToken: req.body.auth_token,
+      apiKeySid: req.body.api_key_sid ?? undefined,
+      apiKeySecret: req.body.api_key_secret ?? undefined,
+    });
+    return { message: 'Twilio account saved', data: serializeTwilioAccount(stored) };
+  });
+
+  r.get('/api/admin/users/:id/carriers/twilio', {
+    schema: {
+      tags,
+      summary: "A user's Twilio account (the SIDs and a hint of the auth token)",
+      params: userIdParam,
+      response: { 200: z.object({ data: twilioAccountSchema }), 404: messageSchema },
+    },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => ({ data: serializeTwilioAccount(await getTwilioAccount(db, req.params.id)) }));
+
+  r.delete('/api/admin/users/:id/carriers/twilio', {
+    schema: { tags, summary: "Remove a user's Twilio credentials; their calls use the deployment's again", params: userIdParam, response: { 200: messageSchema, 404: messageSchema } },
+    config: { notFoundMessage: 'User not found.' },
+  }, async (req) => {
+    await removeTwilioAccount(db, req.params.id);
+    return { message: 'Twilio account removed' };
   });
 
   r.post('/api/admin/voices', {
@@ -172,12 +241,12 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: "A user's phone numbers, by id",
       params: userIdParam,
-      response: { 200: z.object({ data: z.array(phoneNumberSchema) }), 404: messageSchema },
+      response: { 200: z.object({ data: z.array(adminPhoneNumberSchema) }), 404: messageSchema },
     },
     config: { notFoundMessage: 'User not found.' },
   }, async (req) => {
     if (!(await findUser(db, req.params.id))) throw notFound('User not found.');
-    return { data: (await listPhoneNumbers(db, { userId: req.params.id })).map(serializePhoneNumber) };
+    return { data: (await listPhoneNumbers(db, { userId: req.params.id })).map(serializeAdminPhoneNumber) };
   });
 
   r.get('/api/admin/voices', {

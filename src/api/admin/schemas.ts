@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { UserSummary } from '../../accounts/users.js';
 import { isoMicro } from '../../db/time.js';
-import { PHONE_NUMBER_TYPES } from '../../accounts/phone-numbers.js';
+import { PHONE_CARRIERS, PHONE_NUMBER_TYPES, type PhoneNumberSummary } from '../../accounts/phone-numbers.js';
+import { phoneNumberSchema, serializePhoneNumber } from '../reference/serializers.js';
 import { VOICE_MODES } from '../../accounts/voices.js';
 import { pathId } from '../toolkit/route.js';
-import { v } from '../toolkit/validation.js';
+import { msg, v } from '../toolkit/validation.js';
 
 export const createUserBody = z.object({
   name: v.string({ max: 255 }),
@@ -17,6 +18,40 @@ export const createPhoneNumberBody = z.object({
   phone_number: v.string({ max: 64 }),
   country_code: v.string({ max: 2 }).optional(),
   type_label: v.enum(PHONE_NUMBER_TYPES),
+  carrier: v.enum(PHONE_CARRIERS).optional(),
+  carrier_sid: v.string({ max: 64 }).optional().nullable(),
+});
+
+/** A number as the admin sees it: the user's shape (spec 2.6) plus its carrier. */
+export const adminPhoneNumberSchema = phoneNumberSchema.extend({
+  carrier: z.string().describe('sandbox or twilio'),
+  carrier_sid: z.string().nullable().describe("the carrier's id of the number (Twilio: PN…)"),
+});
+
+export function serializeAdminPhoneNumber(n: PhoneNumberSummary): z.infer<typeof adminPhoneNumberSchema> {
+  return { ...serializePhoneNumber(n), carrier: n.carrier, carrier_sid: n.carrierSid };
+}
+
+const twilioSid = (prefix: string) => v.string({ max: 64 }).regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), { error: msg.format });
+
+/** Twilio credentials of an account: the auth token always (Twilio signs its callbacks with it), an API key optionally for REST. */
+export const setTwilioAccountBody = z.object({
+  account_sid: twilioSid('AC'),
+  auth_token: v.string({ max: 128 }),
+  api_key_sid: twilioSid('SK').optional().nullable(),
+  api_key_secret: v.string({ max: 128 }).optional().nullable(),
+}).superRefine((body, ctx) => {
+  // Laravel's required_with, both ways: a key is useless without its secret.
+  if (body.api_key_sid && !body.api_key_secret) ctx.addIssue({ code: 'custom', path: ['api_key_secret'], message: 'The :attribute field is required when api key sid is present.' });
+  if (body.api_key_secret && !body.api_key_sid) ctx.addIssue({ code: 'custom', path: ['api_key_sid'], message: 'The :attribute field is required when api key secret is present.' });
+});
+
+export const twilioAccountSchema = z.object({
+  account_sid: z.string(),
+  api_key_sid: z.string().nullable(),
+  auth_token_hint: z.string().describe('the last characters of the auth token; the secrets are never shown'),
+  created_at: z.string(),
+  updated_at: z.string(),
 });
 
 /** Who speaks a voice (issue 19): the local voice, or a vendor with its own voice id. */

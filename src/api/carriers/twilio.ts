@@ -1,0 +1,161 @@
+/**
+ * What Twilio calls on us (issue 16). No bearer token: every HTTP callback is checked against
+ * `X-Twilio-Signature` with the auth token of the account it concerns (the call's account, or
+ * the number's for the inbound webhook; the deployment's when that account stored none) and
+ * refused with 403 when it does not verify; the media socket is taken only with the call's
+ * one-time token.
+ *
+ *   POST /carriers/twilio/voice   inbound calls: TwiML opening a stream, or a polite refusal
+ *   POST /carriers/twilio/status  call progress and answering-machine verdicts (?call=<id>)
+ *   GET  /carriers/twilio/media   the media-stream WebSocket; the session runs on this instance
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { INBOUND_REFUSALS, type RemoteProgress } from '../../calls/remote-calls.js';
+import type { CallEngine } from '../../calls/engine.js';
+import { answeredByOf } from '../../telephony/twilio/leg.js';
+import { TWILIO_CARRIER, TWILIO_ROUTES, type TwilioCarrier } from '../../telephony/twilio/carrier.js';
+import { parseMediaMessage, type TwilioMediaMessage } from '../../telephony/twilio/media-protocol.js';
+import type { TwilioLeg } from '../../telephony/twilio/leg.js';
+import { HttpError } from '../toolkit/errors.js';
+
+/** What a caller hears when a number cannot take the call. */
+export const INBOUND_REFUSAL_TEXT = 'We are sorry, but this number cannot take your call right now. Please try again later. Goodbye.';
+
+const STATUS_PROGRESS: Record<string, RemoteProgress | undefined> = {
+  ringing: 'ringing',
+  'in-progress': 'answered',
+  busy: 'busy',
+  'no-answer': 'no-answer',
+  failed: 'failed',
+  canceled: 'canceled',
+  completed: 'completed',
+};
+
+const forbidden = () => new HttpError(403, 'Forbidden.');
+const BODY_LIMIT = 64 * 1024;
+
+export async function twilioRoutes(app: FastifyInstance): Promise<void> {
+  const carrier = app.ctx.carriers.get(TWILIO_CARRIER) as TwilioCarrier | undefined;
+  if (!carrier) return; // no Twilio in this process: the paths answer 404
+  const engine = () => {
+    const e = app.ctx.services.callEngine as CallEngine | undefined;
+    if (!e) throw new HttpError(503, 'Calls are not running on this instance.');
+    return e;
+  };
+
+  // Twilio posts forms; the signature covers every field, repeated names included.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    done(null, new URLSearchParams(String(body)));
+  });
+  const formOf = (req: FastifyRequest) => (req.body instanceof URLSearchParams ? req.body : new URLSearchParams());
+
+  /** Verifies a callback with the credentials of `userId`'s account (or the deployment's). */
+  const verified = async (req: FastifyRequest, userId: number | null): Promise<boolean> => {
+    const credentials = userId === null ? await carrier.credentialsFor(-1) : await carrier.credentialsFor(userId);
+    if (!credentials) return false;
+    const form = formOf(req);
+    const signature = req.headers['x-twilio-signature'];
+    if (!carrier.verify(credentials.authToken, typeof signature === 'string' ? signature : undefined, req.url, form)) return false;
+    // A request signed for another account of the same operator is not this account's.
+    const accountSid = form.get('AccountSid');
+    return accountSid === null || accountSid === credentials.accountSid;
+  };
+
+  app.post(TWILIO_ROUTES.voice, { schema: { hide: true } }, async (req, reply) => {
+    const form = formOf(req);
+    const to = form.get('To') ?? form.get('Called') ?? '';
+    const from = form.get('From') ?? form.get('Caller') ?? '';
+    const callSid = form.get('CallSid') ?? '';
+    const remote = engine().remote;
+    const owner = await remote.numberOwner(TWILIO_CARRIER, to);
+    if (!(await verified(req, owner))) throw forbidden();
+    reply.type('text/xml');
+    if (owner === null) {
+      req.log.warn({ to }, `inbound Twilio call refused: ${INBOUND_REFUSALS.noAssistant}`);
+      return carrier.refusalTwiml(INBOUND_REFUSAL_TEXT);
+    }
+    const decision = await remote.inbound({ carrier: TWILIO_CARRIER, to, from, carrierCallId: callSid });
+    if (decision.kind === 'refused') {
+      req.log.info({ to, callId: decision.callId, reason: decision.reason }, 'inbound Twilio call refused');
+      return carrier.refusalTwiml(INBOUND_REFUSAL_TEXT);
+    }
+    return carrier.streamTwiml(decision.callId, decision.mediaToken);
+  });
+
+  app.post(TWILIO_ROUTES.status, { schema: { hide: true } }, async (req, reply) => {
+    const form = formOf(req);
+    const query = req.query as Record<string, string | undefined>;
+    const remote = engine().remote;
+    const callId = Number(query.call);
+    const call = Number.isSafeInteger(callId) ? await remote.callOwner(callId) : null;
+    // An unknown call cannot be verified against its account: refused like a forged one.
+    if (!call || call.carrier !== TWILIO_CARRIER) throw forbidden();
+    if (!(await verified(req, call.userId))) throw forbidden();
+    const sid = form.get('CallSid');
+    if (call.carrierCallId && sid && sid !== call.carrierCallId) throw forbidden();
+    const answeredBy = form.get('AnsweredBy');
+    if (answeredBy) await remote.answeredBy(callId, answeredByOf(answeredBy));
+    const progress = STATUS_PROGRESS[form.get('CallStatus') ?? ''];
+    if (progress) await remote.progress(callId, progress);
+    return reply.code(204).send();
+  });
+
+  app.get(TWILIO_ROUTES.media, { websocket: true, schema: { hide: true } }, (socket: WebSocket, req) => {
+    const log = req.log;
+    let leg: TwilioLeg | null = null;
+    let claiming = false;
+    let closed = false;
+    const early: TwilioMediaMessage[] = [];
+    const refuse = (reason: string) => {
+      log.warn({ reason }, 'media stream refused');
+      socket.close(1008, reason);
+    };
+    socket.on('close', () => {
+      closed = true;
+      leg?.media.ended();
+    });
+    socket.on('message', (data) => {
+      let msg: TwilioMediaMessage | null;
+      try {
+        msg = parseMediaMessage(data.toString());
+      } catch {
+        return refuse('malformed message');
+      }
+      if (!msg) return;
+      if (leg) return leg.media.receive(msg);
+      if (msg.event === 'connected') return;
+      if (msg.event !== 'start') {
+        if (!claiming) return refuse('the stream must start first');
+        if (early.length < 500) early.push(msg);
+        return;
+      }
+      if (claiming) return refuse('started twice');
+      claiming = true;
+      const start = msg.start;
+      const callId = Number(start.customParameters.call);
+      void (async () => {
+        const e = app.ctx.services.callEngine as CallEngine | undefined;
+        if (!e) return refuse('calls are not running on this instance');
+        const claim = await e.remote.claimStream(callId, start.customParameters.token ?? '');
+        if (!claim || claim.carrier !== TWILIO_CARRIER) return refuse('invalid or used media token');
+        if (claim.carrierCallId && claim.carrierCallId !== start.callSid) return refuse('the stream is not this call\'s');
+        const callLog = log.child({ callId });
+        leg = carrier.legForStream(socket, start, {
+          userId: claim.userId,
+          answeredBy: claim.answeredBy,
+          onHangUpError: (err) => callLog.warn({ err }, 'ending the call at Twilio failed'),
+        });
+        const stopVerdicts = e.remote.onVerdict(callId, (by) => leg?.answeredBy(by));
+        socket.once('close', stopVerdicts);
+        for (const m of early.splice(0)) leg.media.receive(m);
+        if (closed) leg.media.ended();
+        await e.startCall(callId, { leg });
+        callLog.info({ streamSid: start.streamSid }, 'media stream claimed; the call runs on this instance');
+      })().catch((err) => {
+        log.error({ err }, 'taking a media stream failed');
+        socket.close(1011, 'server error');
+      });
+    });
+  });
+}

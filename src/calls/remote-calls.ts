@@ -1,0 +1,283 @@
+/**
+ * Calls on carriers whose network calls us back (Twilio, `RemoteCarrier`), across instances.
+ * Everything between placing a call and running its session lives in the database, so any
+ * instance can take any step:
+ *
+ *   place (the instance that created the call): a one-time media token, its hash on the call,
+ *     the carrier's create-call request, the carrier's call id on the call;
+ *   progress (any instance, signed callbacks): ringing, and the ends of calls that never
+ *     reached a session (busy, no-answer, failed, canceled, completed) with their
+ *     call-finished event, so the dialer accounts for the lead;
+ *   answering-machine verdicts (any instance): stored on the call and announced with NOTIFY,
+ *     so the instance running the session hands them to its leg;
+ *   stream claim (the instance the media socket reached): one conditional UPDATE takes the
+ *     token (it works once) and the call's ownership; that instance then runs the session.
+ *   inbound (any instance): the number's assistant, its state and the account's call limit
+ *     decide between a call record with a stream token and a refusal recorded with its reason.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AppContext } from '../context.js';
+import { inTransaction } from '../db/pool.js';
+import { PgListener } from '../db/listen.js';
+import type { AnsweredBy, RemoteCarrier } from '../telephony/types.js';
+import { executorOf } from './events.js';
+import { USER_CALLS_LOCK } from './limits.js';
+import { isLive, NOW, transitionCall, type CallStatus, type EndStatus, type TransitionFields } from './state-machine.js';
+
+/** What a network reports about a call's progress, in our words. */
+export type RemoteProgress = 'ringing' | 'answered' | 'busy' | 'no-answer' | 'failed' | 'canceled' | 'completed';
+
+const ANSWERED_BY_CHANNEL = 'sb_call_answered_by';
+
+export function hashMediaToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface ClaimedStream {
+  callId: number;
+  userId: number;
+  carrier: string;
+  carrierCallId: string | null;
+  answeredBy: AnsweredBy;
+}
+
+export type InboundDecision =
+  | { kind: 'accepted'; callId: number; mediaToken: string }
+  | { kind: 'refused'; callId: number | null; reason: string };
+
+/** Why an inbound call was turned away, as the call record's evaluation says it. */
+export const INBOUND_REFUSALS = {
+  noAssistant: 'no inbound assistant holds this number',
+  inactive: 'the inbound assistant is not active',
+  limit: "the account's parallel-call limit is reached",
+} as const;
+
+export class RemoteCalls {
+  private readonly verdictListeners = new Map<number, (by: AnsweredBy) => void>();
+  private listener: PgListener | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: Logger = ctx.log,
+  ) {}
+
+  /** Starts hearing answering-machine verdicts posted to other instances. */
+  async start(): Promise<void> {
+    const connectionString = (this.ctx.database.pool as unknown as { options: { connectionString?: string } }).options.connectionString;
+    if (!connectionString) return;
+    this.listener = new PgListener({
+      connectionString,
+      channel: ANSWERED_BY_CHANNEL,
+      applicationName: 'switchboard-calls-listen',
+      log: this.log,
+      onNotify: (payload) => {
+        const [id, by] = payload.split(':');
+        this.verdictListeners.get(Number(id))?.(by as AnsweredBy);
+      },
+    });
+    await this.listener.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.listener?.stop();
+    this.listener = null;
+  }
+
+  /** Places a created call on `carrier`; a refusal of the network ends the call as `failed`. */
+  async place(
+    carrier: RemoteCarrier,
+    call: { id: number; userId: number; customer: string; assistant: string; direction: 'outbound' | 'inbound'; maxDurationSec: number; detectMachine: boolean },
+  ): Promise<void> {
+    const log = this.log.child({ callId: call.id, carrier: carrier.name });
+    const mediaToken = randomBytes(24).toString('base64url');
+    const { pool } = this.ctx.database;
+    // The hash first: the network may answer and open the stream before create-call returns.
+    await pool.query('UPDATE calls SET media_token_hash = $2, updated_at = now() WHERE id = $1', [call.id, hashMediaToken(mediaToken)]);
+    try {
+      const { carrierCallId } = await carrier.place({
+        callId: call.id,
+        userId: call.userId,
+        customer: call.customer,
+        assistant: call.assistant,
+        direction: call.direction,
+        mediaToken,
+        maxDurationSec: call.maxDurationSec,
+        detectMachine: call.detectMachine,
+      });
+      await pool.query('UPDATE calls SET carrier_call_sid = $2 WHERE id = $1', [call.id, carrierCallId]);
+      log.info({ carrierCallId }, 'call placed with the carrier');
+    } catch (err) {
+      log.error({ err }, 'the carrier refused to place the call');
+      await this.endUnconnected(call.id, 'failed');
+    }
+  }
+
+  /**
+   * Takes a call's media stream for this instance: the token must match (and is spent), the
+   * call must still be waiting for its answer. Null when any of that fails.
+   */
+  async claimStream(callId: number, mediaToken: string): Promise<ClaimedStream | null> {
+    if (!Number.isSafeInteger(callId) || callId <= 0 || callId > 2_147_483_647 || !mediaToken) return null;
+    const { rows } = await this.ctx.database.pool.query(
+      `UPDATE calls SET owner_instance = $3, media_token_hash = NULL, updated_at = now()
+        WHERE id = $1 AND media_token_hash = $2 AND status IN ('initiated', 'ringing')
+        RETURNING user_id, carrier, carrier_call_sid, answered_by`,
+      [callId, hashMediaToken(mediaToken), this.ctx.instanceId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { callId, userId: Number(row.user_id), carrier: row.carrier, carrierCallId: row.carrier_call_sid, answeredBy: row.answered_by as AnsweredBy };
+  }
+
+  /** The leg running call `callId` here wants later verdicts of answering-machine detection. */
+  onVerdict(callId: number, listener: (by: AnsweredBy) => void): () => void {
+    this.verdictListeners.set(callId, listener);
+    return () => {
+      if (this.verdictListeners.get(callId) === listener) this.verdictListeners.delete(callId);
+    };
+  }
+
+  /** An answering-machine verdict: stored on the live call and handed to the instance running it. */
+  async answeredBy(callId: number, by: AnsweredBy): Promise<void> {
+    const { rowCount } = await this.ctx.database.pool.query(
+      `UPDATE calls SET answered_by = $2, updated_at = now() WHERE id = $1 AND status IN ('initiated', 'ringing', 'in-progress')`,
+      [callId, by],
+    );
+    if (!rowCount) return;
+    const local = this.verdictListeners.get(callId);
+    if (local) local(by);
+    else await this.ctx.database.pool.query('SELECT pg_notify($1, $2)', [ANSWERED_BY_CHANNEL, `${callId}:${by}`]);
+  }
+
+  /**
+   * A progress report of the network. Ringing moves the call; the end of a call that never
+   * reached a session ends it here. A call with a running session ends through its leg
+   * (the stream stops), so `completed` does nothing to it.
+   */
+  async progress(callId: number, report: RemoteProgress): Promise<void> {
+    const status = await this.statusOf(callId);
+    if (status === null || !isLive(status)) return;
+    switch (report) {
+      case 'ringing':
+        if (status === 'initiated') await transitionCall(this.ctx.database.pool, this.log, callId, 'initiated', 'ringing');
+        return;
+      case 'answered':
+        return; // the media stream's arrival answers the call (on whichever instance it reaches)
+      case 'busy':
+      case 'no-answer':
+      case 'failed':
+        if (status !== 'in-progress') await this.endUnconnected(callId, report);
+        return;
+      case 'canceled':
+      case 'completed':
+        // Answered but the stream never reached a session (refused, or the caller was gone first).
+        if (status !== 'in-progress') await this.endUnconnected(callId, 'ended');
+        return;
+    }
+  }
+
+  /** Ends a call no session runs (never answered, or its stream never came), with its call-finished event. */
+  async endUnconnected(callId: number, to: EndStatus, fields: TransitionFields = {}): Promise<boolean> {
+    const status = await this.statusOf(callId);
+    if (status === null || !isLive(status)) return false;
+    const events = this.ctx.services.callEvents;
+    const moved = await inTransaction(this.ctx.database.pool, async (client) => {
+      const m = await transitionCall(client, this.log, callId, status, to, { endedAt: NOW, ...fields });
+      if (m) await events?.emit(executorOf(client), { callId, userId: m.userId });
+      return m;
+    });
+    if (moved) this.log.info({ callId, status: to }, 'call ended before it reached a session');
+    return moved !== null;
+  }
+
+  /**
+   * An inbound call on `carrier` to `to`: a call record for the number's inbound assistant
+   * with a media token, or a refusal (recorded as a failed call saying why when the number
+   * is an account's). One transaction under the account's call lock, like make_call.
+   */
+  async inbound(input: { carrier: string; to: string; from: string; carrierCallId: string }): Promise<InboundDecision & { userId?: number }> {
+    return inTransaction(this.ctx.database.pool, async (client) => {
+      const found = await client.query(
+        `SELECT p.user_id, u.max_calls_in_parallel AS max, a.id AS assistant_id, a.is_active, a.name AS assistant_name
+           FROM phone_numbers p
+           JOIN users u ON u.id = p.user_id
+           LEFT JOIN LATERAL (
+             SELECT a.id, a.name, a.status = 'active' AS is_active FROM assistants a
+              WHERE a.phone_number_id = p.id AND a.deleted_at IS NULL AND a.type = 'inbound'
+              ORDER BY (a.status = 'active') DESC, a.id LIMIT 1) a ON true
+          WHERE p.phone_number = $1 AND p.carrier = $2
+          ORDER BY p.id LIMIT 1`,
+        [input.to, input.carrier],
+      );
+      const row = found.rows[0];
+      if (!row) return { kind: 'refused' as const, callId: null, reason: INBOUND_REFUSALS.noAssistant };
+      const userId = Number(row.user_id);
+      await client.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [USER_CALLS_LOCK, userId]);
+      const live = await client.query(`SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'ringing', 'in-progress')`, [userId]);
+      let reason: string | null = null;
+      if (row.assistant_id === null) reason = INBOUND_REFUSALS.noAssistant;
+      else if (!row.is_active) reason = INBOUND_REFUSALS.inactive;
+      else if (Number(live.rows[0].n) >= Number(row.max)) reason = INBOUND_REFUSALS.limit;
+      const mediaToken = reason ? null : randomBytes(24).toString('base64url');
+      const inserted = await client.query(
+        `INSERT INTO calls (user_id, assistant_id, assistant_name, type, status, assistant_phone_number, client_phone_number,
+                            carrier, carrier_call_sid, media_token_hash, owner_instance, evaluation, ended_at)
+         VALUES ($1, $2, coalesce($3, ''), 'inbound', $4, $5, $6, $7, $8, $9, $10, $11::jsonb, CASE WHEN $4 = 'failed' THEN now() END)
+         RETURNING id`,
+        [
+          userId,
+          row.assistant_id,
+          row.assistant_name,
+          reason ? 'failed' : 'initiated',
+          input.to,
+          input.from,
+          input.carrier,
+          input.carrierCallId,
+          mediaToken ? hashMediaToken(mediaToken) : null,
+          this.ctx.instanceId,
+          JSON.stringify(reason ? { refused: reason } : {}),
+        ],
+      );
+      const callId = Number(inserted.rows[0].id);
+      if (reason) {
+        await this.ctx.services.callEvents?.emit(executorOf(client), { callId, userId });
+        return { kind: 'refused' as const, callId, reason, userId };
+      }
+      return { kind: 'accepted' as const, callId, mediaToken: mediaToken!, userId };
+    });
+  }
+
+  /** The account a call belongs to and its carrier's call id (callbacks verify with the account's credentials). */
+  async callOwner(callId: number): Promise<{ userId: number; carrier: string; carrierCallId: string | null; status: CallStatus } | null> {
+    if (!Number.isSafeInteger(callId) || callId <= 0 || callId > 2_147_483_647) return null;
+    const { rows } = await this.ctx.database.pool.query('SELECT user_id, carrier, carrier_call_sid, status FROM calls WHERE id = $1', [callId]);
+    const row = rows[0];
+    return row ? { userId: Number(row.user_id), carrier: row.carrier, carrierCallId: row.carrier_call_sid, status: row.status } : null;
+  }
+
+  /** The account holding `number` on `carrier` (inbound webhooks verify with its credentials). */
+  async numberOwner(carrier: string, number: string): Promise<number | null> {
+    const { rows } = await this.ctx.database.pool.query('SELECT user_id FROM phone_numbers WHERE phone_number = $1 AND carrier = $2 ORDER BY id LIMIT 1', [number, carrier]);
+    return rows[0] ? Number(rows[0].user_id) : null;
+  }
+
+  /** What the network charged for a finished call, or null (not rated yet, or it could not be asked). */
+  async priceOf(carrier: RemoteCarrier, callId: number, userId: number): Promise<number | null> {
+    if (!carrier.priceOf) return null;
+    const { rows } = await this.ctx.database.pool.query('SELECT carrier_call_sid FROM calls WHERE id = $1', [callId]);
+    const sid = rows[0]?.carrier_call_sid as string | null | undefined;
+    if (!sid) return null;
+    try {
+      return await carrier.priceOf(userId, sid);
+    } catch (err) {
+      this.log.warn({ err, callId }, "the carrier's price of the call could not be read; using the configured rate");
+      return null;
+    }
+  }
+
+  private async statusOf(callId: number): Promise<CallStatus | null> {
+    const { rows } = await this.ctx.database.pool.query('SELECT status FROM calls WHERE id = $1', [callId]);
+    return (rows[0]?.status as CallStatus | undefined) ?? null;
+  }
+}
