@@ -12,6 +12,7 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'calls-concurrency', file: 'calls-concurrency.ts', title: '1,000 concurrent sandbox calls in one process' },
   { name: 'webhooks', file: 'webhooks.ts', title: 'Webhook deliveries' },
   { name: 'dialer', file: 'dialer.ts', title: 'Dialer throughput' },
+  { name: 'twilio', file: 'twilio.ts', title: '200 concurrent Twilio calls in one process (Twilio double at real pace)' },
   { name: 'dashboard', file: 'dashboard.ts', title: 'Dashboard: the call list page of an account with 1,000,000 calls' },
   { name: 'vad', file: 'vad.ts', title: 'Silero VAD: cost per window and N calls at real pace in one process' },
   { name: 'voice', file: 'voice.ts', title: 'Voice core: platform latency per turn, barge-in reaction, N concurrent calls' },
