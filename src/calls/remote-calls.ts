@@ -172,7 +172,9 @@ export class RemoteCalls {
       case 'canceled':
       case 'completed':
         // Answered but the stream never reached a session (refused, or the caller was gone first).
-        if (status !== 'in-progress') await this.endUnconnected(callId, 'ended');
+        // A claimed stream (token spent) belongs to its session, which ends the call itself even
+        // when it has not yet recorded the answer (a slow instance); recovery covers a dead one.
+        if (status !== 'in-progress' && !(await this.streamClaimed(callId))) await this.endUnconnected(callId, 'ended');
         return;
     }
   }
@@ -274,6 +276,11 @@ export class RemoteCalls {
       this.log.warn({ err, callId }, "the carrier's price of the call could not be read; using the configured rate");
       return null;
     }
+  }
+
+  private async streamClaimed(callId: number): Promise<boolean> {
+    const { rows } = await this.ctx.database.pool.query('SELECT media_token_hash IS NULL AS claimed FROM calls WHERE id = $1', [callId]);
+    return rows[0]?.claimed === true;
   }
 
   private async statusOf(callId: number): Promise<CallStatus | null> {

@@ -56,6 +56,7 @@ function startInstanceB(): Promise<{ child: ChildProcess; instanceId: string; ur
           if (m) resolve({ child, instanceId: m[1], url: m[2] });
         });
         child.stderr!.on('data', (c) => (out += c));
+        child.stdout!.on('data', (c) => process.env.CHILD_LOG_LEVEL && process.stderr.write(c));
         child.once('exit', (code) => reject(new Error(`instance B exited (${code}) before it was ready:\n${out}`)));
       }),
   );
