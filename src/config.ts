@@ -52,6 +52,15 @@ const envSchema = z.object({
   /** The embeddable widget: calls per minute one widget key may start, and one visitor (IP address) per key. */
   WIDGET_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   WIDGET_CALLS_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Recordings (issue 16): a folder, or an S3-compatible bucket when all four S3 settings are set. */
+  RECORDINGS_DIR: z.string().optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** How long a recording link handed out with a call record or a webhook stays valid. */
+  RECORDING_LINK_TTL_SECONDS: z.coerce.number().int().min(60).default(86_400),
   /** Twilio (issue 16): the deployment's own account, used for users without their own; the API base is configurable so tests reach a double. */
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'an account SID: AC followed by 32 hex digits').optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),

@@ -4,6 +4,7 @@ import { adminRoutes } from './admin/routes.js';
 import { providerLookupRoutes } from './assistants/providers.js';
 import { assistantRoutes } from './assistants/routes.js';
 import { twilioRoutes } from './carriers/twilio.js';
+import { recordingRoutes } from './recordings/routes.js';
 import { callRoutes } from './calls/routes.js';
 import { makeCallRoutes } from './calls/make-call.js';
 import { callTurnRoutes } from './calls/turns.js';
@@ -37,6 +38,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     webCallRoutes,
     widgetRoutes,
     twilioRoutes,
+    recordingRoutes,
   ]) {
     await app.register(plugin);
   }

@@ -188,6 +188,7 @@ export class CallEngine implements CallService {
         direction,
         maxDurationSec: assistant.maxDuration,
         detectMachine: direction === 'outbound',
+        record: assistant.record,
       });
       return;
     }
@@ -262,6 +263,10 @@ export class CallEngine implements CallService {
         await chain;
         await turnRecorder.flush();
         const carrierPrice = placesRemotely(carrier) && result.connected ? await this.remote.priceOf(carrier, callId, call.user_id) : null;
+        const store = this.ctx.services.recordingStore;
+        if (placesRemotely(carrier) && result.connected && assistant.record && store) {
+          result.recordingUrl = (await this.remote.keepRecording(carrier, callId, call.user_id, store)) ?? result.recordingUrl;
+        }
         const post = await runPostCall({
           callId,
           postCallSchema: assistant.postCallSchema,

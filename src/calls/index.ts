@@ -10,6 +10,7 @@ import { CallEngine } from './engine.js';
 import { SileroVad, sharedVadRunner, type SileroVadRunner } from '../audio/vad/silero.js';
 import type { VadModels } from './voice/factory.js';
 import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
+import { recordingStoreFor, type RecordingStore } from '../recordings/store.js';
 import { ConfigError } from '../config.js';
 import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
 
@@ -26,8 +27,16 @@ declare module '../context.js' {
 const FIRST_SWEEP_MS = 2_000;
 const SWEEP_INTERVAL_MS = 10_000;
 
+declare module '../context.js' {
+  interface Services {
+    /** Where this process keeps call recordings (src/recordings). */
+    recordingStore?: RecordingStore;
+  }
+}
+
 export function callEnginePart(ctx: AppContext): BackgroundPart {
   const events = ctx.services.callEvents;
+  const recordingStore = recordingStoreFor(ctx.config);
   const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx) });
   const { pool } = ctx.database;
   const timers: NodeJS.Timeout[] = [];
@@ -43,7 +52,13 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
 
   return {
     name: 'calls',
-    provides: { calls: engine, callEngine: engine },
+    provides: {
+      calls: engine,
+      callEngine: engine,
+      recordingStore,
+      // Deleting a call deletes its recording (src/api/calls).
+      recordings: { deleteRecording: (callId: number) => recordingStore.delete(callId) },
+    },
     async start() {
       await heartbeat(pool, ctx.instanceId);
       await checkTwilioPublicUrl(ctx);
@@ -64,6 +79,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       await sweeping;
       await engine.stop();
       await engine.remote.stop();
+      (recordingStore as { close?: () => void }).close?.();
       await forgetInstance(pool, ctx.instanceId).catch(() => undefined);
     },
   };

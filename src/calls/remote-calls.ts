@@ -21,6 +21,8 @@ import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
 import { PgListener } from '../db/listen.js';
 import type { AnsweredBy, RemoteCarrier } from '../telephony/types.js';
+import { storedRecordingPath } from '../recordings/links.js';
+import type { RecordingStore } from '../recordings/store.js';
 import { executorOf } from './events.js';
 import { USER_CALLS_LOCK } from './limits.js';
 import { isLive, NOW, transitionCall, type CallStatus, type EndStatus, type TransitionFields } from './state-machine.js';
@@ -87,7 +89,7 @@ export class RemoteCalls {
   /** Places a created call on `carrier`; a refusal of the network ends the call as `failed`. */
   async place(
     carrier: RemoteCarrier,
-    call: { id: number; userId: number; customer: string; assistant: string; direction: 'outbound' | 'inbound'; maxDurationSec: number; detectMachine: boolean },
+    call: { id: number; userId: number; customer: string; assistant: string; direction: 'outbound' | 'inbound'; maxDurationSec: number; detectMachine: boolean; record: boolean },
   ): Promise<void> {
     const log = this.log.child({ callId: call.id, carrier: carrier.name });
     const mediaToken = randomBytes(24).toString('base64url');
@@ -104,6 +106,7 @@ export class RemoteCalls {
         mediaToken,
         maxDurationSec: call.maxDurationSec,
         detectMachine: call.detectMachine,
+        record: call.record,
       });
       await pool.query('UPDATE calls SET carrier_call_sid = $2 WHERE id = $1', [call.id, carrierCallId]);
       log.info({ carrierCallId }, 'call placed with the carrier');
@@ -281,6 +284,29 @@ export class RemoteCalls {
   private async streamClaimed(callId: number): Promise<boolean> {
     const { rows } = await this.ctx.database.pool.query('SELECT media_token_hash IS NULL AS claimed FROM calls WHERE id = $1', [callId]);
     return rows[0]?.claimed === true;
+  }
+
+  /**
+   * Fetches the network's recording of a finished call and keeps it in `store`; resolves the
+   * stored path for `recording_url`, or null when there is none.
+   */
+  async keepRecording(carrier: RemoteCarrier, callId: number, userId: number, store: RecordingStore): Promise<string | null> {
+    if (!carrier.recordingOf) return null;
+    const { rows } = await this.ctx.database.pool.query('SELECT carrier_call_sid FROM calls WHERE id = $1', [callId]);
+    const sid = rows[0]?.carrier_call_sid as string | null | undefined;
+    if (!sid) return null;
+    try {
+      const wav = await carrier.recordingOf(userId, sid);
+      if (!wav) {
+        this.log.warn({ callId }, 'the carrier made no recording of the call');
+        return null;
+      }
+      await store.save(callId, wav);
+      return storedRecordingPath(callId);
+    } catch (err) {
+      this.log.error({ err, callId }, "keeping the carrier's recording of the call failed");
+      return null;
+    }
   }
 
   private async statusOf(callId: number): Promise<CallStatus | null> {

@@ -40,3 +40,21 @@ export class RecordingLinks {
     return null;
   }
 }
+
+/** What a call record stores as `recording_url` when the service keeps the recording: the path, turned into a signed link when read. */
+export function storedRecordingPath(callId: number): string {
+  return `${RECORDING_PATH_PREFIX}${callId}.wav`;
+}
+
+const STORED = /^\/recordings\/(\d{1,10})\.wav$/;
+
+/**
+ * The `recording_url` a reader gets: a fresh signed link for a recording the service keeps
+ * (stored as its path), anything else as stored, null as null.
+ */
+export function publicRecordingUrl(stored: string | null | undefined, links: RecordingLinks | null): string | null {
+  if (!stored) return null;
+  const m = STORED.exec(stored);
+  if (!m || !links) return stored;
+  return links.linkFor(Number(m[1]));
+}

@@ -97,6 +97,8 @@ export interface PlaceRequest extends DialRequest {
   maxDurationSec: number;
   /** Ask the network for answering-machine detection. */
   detectMachine: boolean;
+  /** Ask the network to record the call (both parties, one channel each). */
+  record?: boolean;
 }
 
 /**
@@ -111,6 +113,8 @@ export interface RemoteCarrier extends Carrier {
   hangUp(userId: number, carrierCallId: string): Promise<void>;
   /** What the network charged for a finished call (positive, in its currency), when it has rated it. */
   priceOf?(userId: number, carrierCallId: string): Promise<number | null>;
+  /** The network's recording of a finished call as a WAV file, or null when it made none. */
+  recordingOf?(userId: number, carrierCallId: string): Promise<Buffer | null>;
 }
 
 export function placesRemotely(carrier: Carrier): carrier is RemoteCarrier {

@@ -1,10 +1,11 @@
 /** Loads what the webhook delivery needs about calls, in one query per batch. */
+import { publicRecordingUrl, type RecordingLinks } from '../recordings/links.js';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/pool.js';
 import { assistants, calls, campaigns, leads, users } from '../db/schema.js';
 import type { CallContext } from './payload.js';
 
-export async function loadCallContexts(db: Db, callIds: number[]): Promise<Map<number, CallContext>> {
+export async function loadCallContexts(db: Db, callIds: number[], links: RecordingLinks | null = null): Promise<Map<number, CallContext>> {
   const out = new Map<number, CallContext>();
   if (callIds.length === 0) return out;
   const rows = await db
@@ -56,7 +57,8 @@ export async function loadCallContexts(db: Db, callIds: number[]): Promise<Map<n
       transcript: r.transcript,
       variables: r.variables,
       evaluation: r.evaluation,
-      recordingUrl: r.recordingUrl,
+      // A kept recording is linked with a fresh signed link when the payload is built.
+      recordingUrl: publicRecordingUrl(r.recordingUrl, links),
       createdAt: r.createdAt,
       endedAt: r.endedAt,
       updatedAt: r.updatedAt,

@@ -27,6 +27,8 @@ import type { AppContext } from '../context.js';
 import { executorOf, type CallFinished, type CallFinishedEvents, type SqlExecutor } from '../calls/events.js';
 import { BlockedTargetError, OutboundTimeoutError, outboundRequest } from '../lib/outbound.js';
 import { loadCallContexts } from './calls.js';
+import type { RecordingLinks } from '../recordings/links.js';
+import { recordingLinksFor } from '../recordings/service.js';
 import { buildPayload, currentUrl, targetsFor, type CallContext, type WebhookKind } from './payload.js';
 import { inTransaction } from '../db/pool.js';
 
@@ -129,6 +131,8 @@ export class WebhookDelivery {
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly executor: SqlExecutor;
+  /** Signs the recording links put in payloads (null without a deployment key). */
+  private readonly links: RecordingLinks | null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -138,6 +142,7 @@ export class WebhookDelivery {
   ) {
     this.options = { ...defaultDeliveryOptions, ...options };
     this.executor = executorOf(ctx.database.pool);
+    this.links = recordingLinksFor(ctx.config);
   }
 
   async start(): Promise<void> {
@@ -193,7 +198,7 @@ export class WebhookDelivery {
 
   /** A batch of finished calls becomes one job per message to send (one insert). */
   private async planFinishedCalls(events: CallFinished[]): Promise<void> {
-    const contexts = await loadCallContexts(this.ctx.database.db, [...new Set(events.map((e) => e.callId))]);
+    const contexts = await loadCallContexts(this.ctx.database.db, [...new Set(events.map((e) => e.callId))], this.links);
     const seen = new Set<number>();
     const jobs: MessageJob[] = [];
     for (const e of events) {
@@ -259,7 +264,7 @@ export class WebhookDelivery {
 
   private begin(jobs: PgBoss.Job<MessageJob>[]): void {
     this.inFlight += jobs.length;
-    loadCallContexts(this.ctx.database.db, [...new Set(jobs.map((j) => j.data.callId))])
+    loadCallContexts(this.ctx.database.db, [...new Set(jobs.map((j) => j.data.callId))], this.links)
       .then((contexts) => {
         for (const job of jobs) {
           const call = contexts.get(job.data.callId);

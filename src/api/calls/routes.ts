@@ -4,6 +4,8 @@ import { HttpError, notFound } from '../toolkit/errors.js';
 import { paginate, pageJson, pageSchema } from '../toolkit/pagination.js';
 import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
 import { listCallsQuery } from './schemas.js';
+import { publicRecordingUrl } from '../../recordings/links.js';
+import { recordingLinksFor } from '../../recordings/service.js';
 import { callRecordSchema, renderCallRecord, serializeCall } from './serializer.js';
 import { deleteCall, filtersOf, findCall, listCalls } from './service.js';
 
@@ -27,6 +29,7 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
   const r = typed(app);
   const { db } = app.ctx.database;
   const { config } = app.ctx;
+  const links = recordingLinksFor(config);
 
   r.get('/api/user/calls', {
     schema: {
@@ -47,7 +50,7 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
       page: q.page,
       perPage: q.per_page,
       total,
-      items: rows.map(renderCallRecord),
+      items: rows.map((row) => renderCallRecord(row.recordingUrl ? { ...row, recordingUrl: publicRecordingUrl(row.recordingUrl, links) } : row)),
     });
     // Sent as text (the records are JSON text already, see renderCallRecord), so past the
     // typed reply, whose payload type is the documented page object.
@@ -65,7 +68,9 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
   }, async (req) => {
     const row = await findCall(db, req.user.id, req.params.id);
     if (!row) throw notFound(CALL_NOT_FOUND);
-    return serializeCall(row);
+    const record = serializeCall(row);
+    record.recording_url = publicRecordingUrl(record.recording_url, links);
+    return record;
   });
 
   r.delete('/api/user/calls/:id', {

@@ -109,9 +109,26 @@ export class TwilioCarrier implements RemoteCarrier {
       timeout: RING_TIMEOUT_SECONDS,
       // Ours ends the call at max_duration; Twilio's is the backstop if this side is gone.
       ...(req.maxDurationSec > 0 ? { timeLimit: req.maxDurationSec + 30 } : {}),
+      record: req.record === true,
       ...(req.detectMachine ? { machineDetection: 'Enable' as const, asyncAmdStatusCallback: `${statusCallback}&amd=1` } : {}),
     });
     return { carrierCallId: call.sid };
+  }
+
+  /**
+   * The call's dual-channel recording (caller left, our side right). Twilio lists a recording
+   * once it has processed it, a few seconds after the call: asked every `pollMs` until
+   * `waitMs` has passed.
+   */
+  async recordingOf(userId: number, callSid: string, opts: { waitMs?: number; pollMs?: number } = {}): Promise<Buffer | null> {
+    const client = await this.clientFor(userId);
+    const deadline = Date.now() + (opts.waitMs ?? 30_000);
+    for (;;) {
+      const done = (await client.listRecordings(callSid)).find((r) => !r.status || r.status === 'completed');
+      if (done) return client.downloadRecording(done.sid);
+      if (Date.now() >= deadline) return null;
+      await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
+    }
   }
 
   async hangUp(userId: number, callSid: string): Promise<void> {

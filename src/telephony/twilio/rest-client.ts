@@ -34,6 +34,17 @@ export interface CreateCallRequest {
   /** With asynchronous detection the call connects at once and the verdict comes later, here. */
   asyncAmdStatusCallback?: string;
   machineDetectionTimeout?: number;
+  /** Record the call, both parties on their own channel (caller left, our side right). */
+  record?: boolean;
+}
+
+/** The fields of Twilio's Recording resource we read. */
+export interface TwilioRecording {
+  sid: string;
+  call_sid?: string;
+  status?: string;
+  duration?: string | null;
+  channels?: number;
 }
 
 /** The fields of Twilio's Call resource we read. */
@@ -106,7 +117,27 @@ export class TwilioRestClient {
         form.set('AsyncAmdStatusCallbackMethod', 'POST');
       }
     }
+    if (req.record) {
+      form.set('Record', 'true');
+      form.set('RecordingChannels', 'dual');
+    }
     return this.request<TwilioCall>('POST', '/Calls.json', form);
+  }
+
+  /** The recordings of a call (Twilio lists a finished recording once it has processed it). */
+  async listRecordings(callSid: string): Promise<TwilioRecording[]> {
+    const page = await this.request<{ recordings?: TwilioRecording[] }>('GET', `/Calls/${encodeURIComponent(callSid)}/Recordings.json`);
+    return page.recordings ?? [];
+  }
+
+  /** A recording's audio as a WAV file (PCM16; dual-channel recordings have two channels). */
+  async downloadRecording(recordingSid: string): Promise<Buffer> {
+    const res = await fetch(`${this.base}/Recordings/${encodeURIComponent(recordingSid)}.wav`, {
+      headers: { authorization: this.authorization },
+      signal: AbortSignal.timeout(Math.max(this.timeoutMs, 60_000)),
+    });
+    if (!res.ok) throw new TwilioApiError(res.status, undefined, `recording ${recordingSid} could not be downloaded`);
+    return Buffer.from(await res.arrayBuffer());
   }
 
   async fetchCall(callSid: string): Promise<TwilioCall> {

@@ -69,6 +69,8 @@ export class StreamPerson {
   readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
   readonly events: StreamEvent[] = [];
   readonly heard: HeardSegment[] = [];
+  /** What the person said, with its call time (for the call's recording). */
+  readonly said: HeardSegment[] = [];
   /** Marks echoed back, in order, with whether a `clear` dropped their audio. */
   readonly marks: Array<{ name: string; atMs: number; cleared: boolean }> = [];
   /** Call times of every `clear`. */
@@ -115,6 +117,16 @@ export class StreamPerson {
   heardTimeline(): Int16Array {
     const out = new Int16Array(this.frame * FRAME_SAMPLES);
     for (const seg of this.heard) {
+      const at = Math.round((seg.atMs / 1000) * 8000);
+      out.set(seg.samples.subarray(0, Math.max(0, out.length - at)), at);
+    }
+    return out;
+  }
+
+  /** All the person said as one timeline from the stream's start, as long as `heardTimeline()`. */
+  saidTimeline(): Int16Array {
+    const out = new Int16Array(this.frame * FRAME_SAMPLES);
+    for (const seg of this.said) {
       const at = Math.round((seg.atMs / 1000) * 8000);
       out.set(seg.samples.subarray(0, Math.max(0, out.length - at)), at);
     }
@@ -276,6 +288,7 @@ export class StreamPerson {
         const padded = new Int16Array(FRAME_SAMPLES);
         padded.set(part);
         frame = Buffer.from(mulaw.encode(padded));
+        if (this.opts.keepAudio !== false) this.said.push({ atMs, samples: padded });
         this.sayAt += FRAME_SAMPLES;
         this.stepFrames++;
         if (this.sayAt >= step.say.length) this.next();

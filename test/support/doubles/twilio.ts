@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
+import { writeWav } from '../../../src/audio/wav.js';
 import { twilioSignature } from '../../../src/telephony/twilio/signature.js';
 import { FrameClock, StreamPerson, type PersonStep } from './twilio-media.js';
 
@@ -146,6 +147,8 @@ export class TwilioDouble {
   readonly speed: number;
   readonly requests: RecordedRequest[] = [];
   readonly calls = new Map<string, DoubleCall>();
+  /** Recordings of calls made with `Record=true`: dual channel, the person left, what they heard right. */
+  readonly recordings = new Map<string, { sid: string; callSid: string; wav: Buffer; durationSec: number }>();
   url = '';
   private readonly server: http.Server;
   private readonly scripts = new Map<string, CalleeScript>();
@@ -241,6 +244,22 @@ export class TwilioDouble {
       if (!path.startsWith(base + '/')) return answer(404, notFound(path));
       const rest = path.slice(base.length);
       if (req.method === 'POST' && rest === '/Calls.json') return this.createCall(form, answer);
+      const listing = /^\/Calls\/(CA[0-9a-f]{32})\/Recordings\.json$/.exec(rest);
+      if (req.method === 'GET' && listing) {
+        const recordings = [...this.recordings.values()]
+          .filter((r) => r.callSid === listing[1])
+          .map((r) => ({ sid: r.sid, call_sid: r.callSid, status: 'completed', channels: 2, duration: String(r.durationSec) }));
+        return answer(200, { recordings });
+      }
+      const media = /^\/Recordings\/(RE[0-9a-f]{32})\.wav$/.exec(rest);
+      if (req.method === 'GET' && media) {
+        const recording = this.recordings.get(media[1]);
+        if (!recording) return answer(404, notFound(path));
+        this.requests.push({ method: 'GET', path, user, form, status: 200 });
+        res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': recording.wav.length });
+        res.end(recording.wav);
+        return;
+      }
       const m = /^\/Calls\/(CA[0-9a-f]{32})\.json$/.exec(rest);
       const call = m ? this.calls.get(m[1]) : undefined;
       if (!call) return answer(404, notFound(path));
@@ -438,6 +457,7 @@ export class TwilioDouble {
     call.endedBy = by;
     // Twilio tells the stream it is over (`stop`) and closes it, unless it is closed already.
     if (call.person && !call.person.ended) call.person.endFromNetwork();
+    if (call.form.get('Record') === 'true' && call.answeredAt !== null) this.record(call);
     const duration = call.answeredAt !== null ? Math.round((call.endedAt - call.answeredAt) / 1000) : 0;
     const url = call.form.get('StatusCallback');
     const final = url
@@ -449,6 +469,16 @@ export class TwilioDouble {
         })
       : Promise.resolve();
     void final.then(() => this.resolvers.get(call.sid)?.(call));
+  }
+
+  /** The call's dual-channel recording: the person's stream timeline, or silence as long as the call when there was no stream. */
+  private record(call: DoubleCall): void {
+    const person = call.person;
+    const samples = Math.round((((call.endedAt ?? this.now()) - call.answeredAt!) / 1000) * 8000);
+    const left = person ? person.saidTimeline() : new Int16Array(samples);
+    const right = person ? person.heardTimeline() : new Int16Array(samples);
+    const recording = { sid: sid('RE'), callSid: call.sid, wav: writeWav(8000, left, right), durationSec: Math.round(left.length / 8000) };
+    this.recordings.set(recording.sid, recording);
   }
 
   private readonly chains = new Map<string, Promise<void>>();
