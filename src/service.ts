@@ -16,7 +16,7 @@ import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import { CallFinishedEvents } from './calls/events.js';
 import { carriersFromConfig, providersFromConfig } from './compose.js';
-import { AccountProviders, ProviderCredentials } from './providers/accounts.js';
+import { AccountProviders, ProviderCredentials } from './accounts/provider-keys.js';
 import type { AppContext } from './context.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';

@@ -11,7 +11,7 @@ import type { TtsProvider } from './tts/types.js';
 
 export type { RealtimeProvider };
 
-/** Where the registries of single accounts come from (their own keys; src/providers/accounts.ts). */
+/** Where the registries of single accounts come from (their own keys; src/accounts/provider-keys.ts). */
 export interface AccountRegistries {
   forAccount(userId: number): Promise<ProviderRegistry>;
   invalidate(userId: number): void;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isoMicro } from '../../db/time.js';
 import { notFound } from '../toolkit/errors.js';
 import { messageSchema, typed } from '../toolkit/route.js';
-import { ProviderCredentials, type StoredKey } from '../../providers/accounts.js';
+import { ProviderCredentials, type StoredKey } from '../../accounts/provider-keys.js';
 import { providerParam, setKeyBody, storedKeySchema } from './schemas.js';
 
 const tags = ['provider keys'];

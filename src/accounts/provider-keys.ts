@@ -13,8 +13,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/pool.js';
 import { providerCredentials } from '../db/schema.js';
 import { deriveKey, maskSecret, resolveSecretKey, seal, SecretKeyMissingError, unseal } from '../lib/secrets.js';
-import { ProviderRegistry } from './registry.js';
-import { KEY_PROVIDERS, speechProviders, type AccountKeys, type KeyProvider, type SpeechConfig } from './speech.js';
+import { ProviderRegistry } from '../providers/registry.js';
+import { KEY_PROVIDERS, speechProviders, type AccountKeys, type KeyProvider, type SpeechConfig } from '../providers/speech.js';
 
 export { KEY_PROVIDERS, type KeyProvider };
 
