@@ -12,7 +12,7 @@
  *   npx tsx bench/twilio.ts              # embedded PostgreSQL in a temporary folder
  *   npm run bench twilio
  *
- * Settings: BENCH_TWILIO_CALLS (200), BENCH_TWILIO_SECONDS (each call's length, 20).
+ * Settings: BENCH_TWILIO_CALLS (200), BENCH_TWILIO_SECONDS (each call's length, 60).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,7 +30,7 @@ import { startService } from '../src/service.js';
 import { benchDatabase, printTable, root, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_TWILIO_CALLS ?? 200);
-const CALL_SECONDS = Number(process.env.BENCH_TWILIO_SECONDS ?? 20);
+const CALL_SECONDS = Number(process.env.BENCH_TWILIO_SECONDS ?? 60);
 const RESOLUTION = 10;
 const PUBLIC = 'https://sb.example';
 const self = fileURLToPath(import.meta.url);
@@ -101,9 +101,15 @@ async function measure(): Promise<Row[]> {
       .returning();
 
     const placingStarted = performance.now();
-    for (let i = 0; i < CALLS; i++) {
-      await engine.placeCall({ userId: user.id, assistantId: assistant.id, to: `+1415556${String(i).padStart(4, '0')}` });
-    }
+    // 50 placers at once (like 50 API clients): placing must take far less than a call lasts.
+    let next = 0;
+    const placer = async () => {
+      while (next < CALLS) {
+        const i = next++;
+        await engine.placeCall({ userId: user.id, assistantId: assistant.id, to: `+1415556${String(i).padStart(4, '0')}` });
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, placer));
     const placedMs = performance.now() - placingStarted;
     // The live window: from every call running on its stream to the first one ending.
     const deadline = Date.now() + 60_000;
@@ -125,7 +131,7 @@ async function measure(): Promise<Row[]> {
     const { rows } = await pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM calls GROUP BY status ORDER BY status`);
     const delay = (ns: number) => Math.max(0, ns / 1e6 - RESOLUTION);
     const p99 = delay(histogram.percentile(99));
-    const cpuMsPerCallSecond = (cpu.user + cpu.system) / 1000 / live / seconds;
+    const cpuMsPerCallSecond = live > 0 ? (cpu.user + cpu.system) / 1000 / live / seconds : NaN;
     return [
       { measure: 'concurrent Twilio calls (double at real pace, 20 ms frames)', value: CALLS, target: '200' },
       { measure: 'calls running on their media stream at once', value: `${live} (still ${liveAtEnd} at the window's end)`, target: String(CALLS) },
@@ -137,7 +143,7 @@ async function measure(): Promise<Row[]> {
       { measure: 'CPU per call (ms per second of call = ‰ of a core)', value: cpuMsPerCallSecond.toFixed(2), target: '< 200 (a fifth of a core)' },
       { measure: 'service process CPU over the window (% of one core)', value: (((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100).toFixed(0), target: `cores: ${os.cpus().length}` },
       { measure: 'final statuses', value: rows.map((r) => `${r.status} ${r.n}`).join(', '), target: `ended_by_customer ${CALLS}` },
-      { measure: 'p99 target met', value: p99 < 20 ? 'yes' : 'no', target: 'yes' },
+      { measure: 'p99 target met (with all calls live)', value: live === CALLS && p99 < 20 ? 'yes' : 'no', target: 'yes' },
     ];
   } finally {
     await service.close();
