@@ -82,7 +82,8 @@ describe('an engine call records its turns', () => {
     const user = await t.createUser();
     const assistant = await insertAssistant(t, user.id, { initialMessage: 'Hello, this is Switchboard.' });
     llm.answer(
-      sse(textChunks('We have ', '10:00 free.'), { gapMs: 30 }),
+      // A role-only chunk first, so the first words come one chunk gap after the request (as OpenAI streams them).
+      sse([{ choices: [{ index: 0, delta: { role: 'assistant', content: '' } }] }, ...textChunks('We have ', '10:00 free.')], { gapMs: 30 }),
       sse([...textChunks('Booked. Goodbye!'), ...toolCallChunks([{ id: 'c2', name: END_CALL_TOOL, args: '{}' }])]),
       extraction({}),
     );
