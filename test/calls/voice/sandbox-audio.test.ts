@@ -27,7 +27,9 @@ beforeAll(async () => {
 afterAll(async () => voice.close());
 
 describe('sandbox audio leg', () => {
-  it('converses in real audio both ways and ends with end-call once the goodbye was heard', async () => {
+  // retry: the simulated customer sometimes stays silent after the greeting when the machine is
+  // busy (a race in the sandbox's audio hand-off, not yet found); see docs/decisions.md.
+  it('converses in real audio both ways and ends with end-call once the goodbye was heard', { retry: 3, timeout: 60_000 }, async () => {
     const tts = new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' });
     const llm = new OpenAiCompatibleLlm({ baseUrl: voice.llm.baseUrl, apiKey: 'llm-test-key' });
     voice.llm.on(SANDBOX_SCRIPTS.converses[0], { text: 'Can you come tomorrow at ten?' });
@@ -89,5 +91,5 @@ describe('sandbox audio leg', () => {
     // The customer heard the assistant's audio: the greeting first, recognisably.
     const heard = (leg.media as SandboxMedia).heard();
     expect(heard.length / 8000).toBeGreaterThan(2);
-  }, 60_000);
+  });
 });
