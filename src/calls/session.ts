@@ -1,118 +1,43 @@
 /**
- * One live call's conversation, composed of small parts with one job each:
+ * One live call: its life (dialling, answer, timers, end) and its record (transcript lines,
+ * LLM history, tool records). The conversation itself runs in one of two places:
  *
- *   carrier leg  ──events──▶  input stage (speech-to-text seam) ──▶ turn loop ──▶ LLM stage
- *        ▲                                                           │   ▲           │
- *        └── actions ◀── output stage (text-to-speech seam) ◀────────┘   └─ tool runner
- *                                          timers (max duration, silence) ──▶ turn loop
+ *   audio leg ──frames──▶ voice pipeline (src/calls/voice: VAD → STT → LLM → TTS → output)
+ *   text leg  ──lines───▶ text turn loop (src/calls/text-turns.ts: LLM round trips, tools)
+ *                timers (max duration, silence) ──▶ re-engagement / end
  *
+ * Settings, dependencies and the result type are in src/calls/session-types.ts.
  * The session knows nothing of HTTP or the database: it reports `ringing`/`answered` through
  * hooks and resolves `run()` with the outcome; src/calls/engine.ts persists it. Many sessions
  * run concurrently in one process; each holds only its own small state and timers.
  */
-import type { Logger } from 'pino';
 import type { EndStatus, UnconnectedEnd } from './state-machine.js';
 import { CallTimers } from './timers.js';
-import { toolFunction, type MidCallTool, type ToolOutcome } from './tool-runner.js';
-import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
-import type { Clock, TimerHandle } from '../telephony/clock.js';
+import { toolFunction, type MidCallTool } from './tool-runner.js';
+import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
+import type { TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
 import { MemoryTurnRecorder, TurnTracker, type FillerReason } from './turns.js';
 import { FillerScheduler } from './fillers.js';
-import type { FillerConfig } from '../db/schema.js';
 import { SilenceStage } from './voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
-import { withoutPlaceholders } from './variables.js';
-import type { BuiltinToolbox } from './builtin-tools/index.js';
 import type { Frame } from './voice/frames.js';
+import { TextTurns } from './text-turns.js';
+import {
+  DEFAULT_END_CALL_DESCRIPTION,
+  DIAL_TIMEOUT_MS,
+  END_CALL_TOOL,
+  REENGAGEMENT_LINE,
+  textStages,
+  type SessionDeps,
+  type SessionHooks,
+  type SessionResult,
+  type SessionSettings,
+  type SpeechStages,
+  type ToolCallRecord,
+} from './session-types.js';
 
-/** The built-in function that ends the call (a hyphen keeps it apart from mid-call tool names). */
-export const END_CALL_TOOL = 'end-call';
-export const DEFAULT_END_CALL_DESCRIPTION = 'End the call once the conversation has reached its end or the customer wants to finish.';
-export const REENGAGEMENT_LINE = 'Are you still there?';
-export const APOLOGY_LINE = 'I am sorry, I am having technical difficulties. Goodbye.';
-/** A carrier that reports neither an answer nor a failure within this time has lost the call. */
-export const DIAL_TIMEOUT_MS = 120_000;
-/** LLM rounds per turn (tool call → answer → ...), against a model that loops on tools. */
-const MAX_STEPS_PER_TURN = 8;
-
-export interface SessionSettings {
-  /** Already filled with the call's variables. */
-  systemPrompt: string;
-  initialMessage: string;
-  waitForCustomer: boolean;
-  endCallOnVoicemail: boolean;
-  maxDurationSec: number;
-  maxSilenceSec: number;
-  reengagementSec: number;
-  model: string;
-  temperature: number;
-  tools: MidCallTool[];
-  endCallDescription: string | null;
-  variables: Record<string, unknown>;
-  /** `fillers`: speak `fillerConfig` phrases while a tool runs or the LLM is slow (src/calls/fillers.ts). */
-  fillers?: boolean;
-  fillerConfig?: FillerConfig;
-}
-
-/** The seams where speech-to-text and text-to-speech stages slot in; text passes through today. */
-export interface SpeechStages {
-  /** What the customer said, as text. */
-  hear(event: Extract<LegEvent, { type: 'customer-said' }>): string;
-  /** Plays the assistant's text on the leg. */
-  speak(leg: CarrierLeg, text: string): Promise<void>;
-}
-
-export const textStages: SpeechStages = {
-  hear: (event) => event.text,
-  speak: (leg, text) => (leg.say ? leg.say(text) : Promise.resolve()),
-};
-
-export interface ToolExecutor {
-  run(tool: MidCallTool, argumentsJson: string): Promise<ToolOutcome>;
-}
-
-export interface SessionDeps {
-  leg: CarrierLeg;
-  llm: LlmProvider;
-  tools: ToolExecutor;
-  clock: Clock;
-  log: Logger;
-  stages?: SpeechStages;
-  /** Audio legs: builds the leg's voice pipeline (STT → LLM → TTS); without it every leg converses in text. */
-  voice?: VoiceCallFactory;
-  /** Where the call's turns are recorded (the engine's is the database; default: kept in memory). */
-  turns?: TurnTracker;
-  /** The assistant's built-in tools as LLM functions (src/calls/builtin-tools). */
-  builtins?: BuiltinToolbox;
-}
-
-export interface SessionHooks {
-  onRinging?(): void;
-  onAnswered?(answeredBy: AnsweredBy): void;
-}
-
-export interface ToolCallRecord {
-  name: string;
-  ok: boolean;
-  status?: number;
-  error?: string;
-  durationMs: number;
-}
-
-export interface SessionResult {
-  connected: boolean;
-  status: EndStatus;
-  answeredBy: AnsweredBy;
-  /** Milliseconds from the answer to the end (0 when never connected). */
-  talkMs: number;
-  transcript: string;
-  messages: ChatMessage[];
-  toolCalls: ToolCallRecord[];
-  customerUtterances: number;
-  /** Where the carrier stored the call's audio, when it recorded any (the sandbox records none). */
-  recordingUrl?: string | null;
-}
+export * from './session-types.js';
 
 export class CallSession {
   private readonly stages: SpeechStages;
@@ -130,8 +55,8 @@ export class CallSession {
   private answeredBy: AnsweredBy = 'unknown';
   private answeredAt: number | null = null;
   private greeted = false;
-  private turning = false;
-  private pendingTurn = false;
+  /** The turn loop of a text leg (audio legs converse through `voice`). */
+  private readonly text: TextTurns;
   private customerUtterances = 0;
   private ended = false;
   private dialTimer: TimerHandle | null = null;
@@ -177,6 +102,22 @@ export class CallSession {
         onSilenceTimeout: () => this.end('ended_by_assistant', 'customer silent after re-engagement'),
       },
     );
+    const session = this;
+    this.text = new TextTurns(settings, deps, {
+      get ended() {
+        return session.ended;
+      },
+      lines: this.lines,
+      messages: this.messages,
+      toolRecords: this.toolRecords,
+      specs: this.specs,
+      toolsByName: this.toolsByName,
+      turns: this.turns,
+      timers: this.timers,
+      fillers: this.fillers,
+      signal: this.abort.signal,
+      end: (status, reason, remote) => this.end(status, reason, remote),
+    });
   }
 
   /** Places the call and resolves when it is over. */
@@ -262,13 +203,13 @@ export class CallSession {
     this.lines.push(`Customer: ${text}`);
     this.messages.push({ role: 'user', content: text });
     this.timers.activity();
-    if (this.turning) this.turns.callerSaid(text);
+    if (this.text.busy) this.turns.callerSaid(text);
     else {
       this.turns.begin('reply', text);
       this.turns.stage('finalTranscript');
     }
     if (!this.greeted) this.greet();
-    else this.turn();
+    else this.text.turn();
   }
 
   /** An audio leg converses through the voice pipeline; the session keeps the call's life and record. */
@@ -336,13 +277,13 @@ export class CallSession {
     }
     if (opening === '') {
       if (!this.turns.active) this.turns.begin('greeting', null);
-      this.turn();
+      this.text.turn();
       return;
     }
     this.messages.push({ role: 'assistant', content: opening });
     const position = this.turns.current ?? this.turns.begin('greeting', null);
-    void this.say(opening).then(() => {
-      if (!this.turning) {
+    void this.text.say(opening).then(() => {
+      if (!this.text.busy) {
         this.turns.finish({ position });
         this.timers.awaitCustomer();
       }
@@ -350,177 +291,21 @@ export class CallSession {
   }
 
   private reengage(): void {
-    if (this.ended || this.turning) return;
+    if (this.ended || this.text.busy) return;
     this.messages.push({ role: 'assistant', content: REENGAGEMENT_LINE });
     if (this.voice) {
       void this.voice.say(REENGAGEMENT_LINE, 'reengagement');
       return;
     }
     const position = this.turns.begin('reengagement', null);
-    void this.say(REENGAGEMENT_LINE, true).then(() => this.turns.finish({ position }));
-  }
-
-  private async say(said: string, reengagement = false): Promise<void> {
-    if (this.ended) return;
-    // A placeholder the model echoed from its prompt is never read out (docs/decisions.md).
-    const text = withoutPlaceholders(said);
-    if (text === '') return;
-    this.lines.push(`AI: ${text}`);
-    if (!reengagement) this.timers.activity();
-    this.turns.assistantSaid(text);
-    // A text leg "sends audio" when it hands the line to the carrier.
-    this.turns.stage('ttsFirstByte');
-    this.turns.stage('firstAudio');
-    try {
-      await this.stages.speak(this.deps.leg, text);
-    } catch (err) {
-      this.deps.log.warn({ err }, 'speaking failed');
-    }
+    void this.text.say(REENGAGEMENT_LINE, true).then(() => this.turns.finish({ position }));
   }
 
   /** A filler phrase: heard (transcript, turn) but not part of the LLM's history. */
   private sayFiller(text: string, reason: FillerReason): void {
     if (this.ended) return;
-    if (this.voice) {
-      this.voice.sayFiller(text, reason);
-      return;
-    }
-    this.lines.push(`AI: ${text}`);
-    this.turns.filler(text, reason);
-    this.stages.speak(this.deps.leg, text).catch((err: unknown) => this.deps.log.warn({ err }, 'speaking a filler failed'));
-  }
-
-  private lastCallerText(): string | null {
-    for (let i = this.messages.length - 1; i >= 0; i--) {
-      const m = this.messages[i]!;
-      if (m.role === 'user') return m.content;
-    }
-    return null;
-  }
-
-  private turn(): void {
-    if (this.turning) {
-      this.pendingTurn = true;
-      return;
-    }
-    this.turning = true;
-    void this.runTurns();
-  }
-
-  private async runTurns(): Promise<void> {
-    try {
-      do {
-        this.pendingTurn = false;
-        await this.llmTurn();
-      } while (this.pendingTurn && !this.ended);
-    } catch (err) {
-      if (this.ended) return;
-      this.deps.log.error({ err: { message: (err as Error).message }, llm: this.deps.llm.label }, 'LLM stage failed; ending the call');
-      // The call's record says why, not only the log (issue 18): a note line like the stand-in's.
-      this.lines.push(`[the language model failed: ${(err as Error).message.replace(/\s+/g, ' ').slice(0, 200)}]`);
-      this.messages.push({ role: 'assistant', content: APOLOGY_LINE });
-      await this.say(APOLOGY_LINE);
-      this.end('ended', 'LLM failure');
-    } finally {
-      this.turning = false;
-      this.turns.finish();
-      if (!this.ended) this.timers.awaitCustomer();
-    }
-  }
-
-  private async llmTurn(): Promise<void> {
-    this.fillers.newTurn();
-    for (let step = 0; step < MAX_STEPS_PER_TURN; step++) {
-      this.timers.activity();
-      this.fillers.waiting('slow-llm', this.lastCallerText());
-      const completion = await this.deps.llm.complete({
-        model: this.settings.model,
-        temperature: this.settings.temperature,
-        messages: [...this.messages],
-        tools: this.specs,
-        signal: this.abort.signal,
-        onText: () => {
-          this.fillers.cancel();
-          this.turns.stage('llmFirstToken');
-        },
-        standInContext: { variables: this.settings.variables },
-      });
-      this.fillers.cancel();
-      if (this.ended) return;
-      const text = completion.text.trim();
-      // Providers that do not stream report the whole answer at once.
-      this.turns.stage('llmFirstToken');
-      if (completion.toolCalls.length === 0) {
-        if (text !== '') {
-          this.messages.push({ role: 'assistant', content: text });
-          await this.say(text);
-        }
-        return;
-      }
-      this.messages.push({
-        role: 'assistant',
-        content: text === '' ? null : text,
-        tool_calls: completion.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
-      });
-      if (text !== '') await this.say(text);
-      let endCall = false;
-      for (const call of completion.toolCalls) {
-        if (this.ended) return;
-        if (call.name === END_CALL_TOOL) {
-          endCall = true;
-          this.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
-          continue;
-        }
-        if (this.deps.builtins?.has(call.name)) {
-          if (await this.runBuiltin(this.deps.builtins, call.id, call.name, call.arguments)) return;
-          continue;
-        }
-        const tool = this.toolsByName.get(call.name);
-        if (!tool) {
-          this.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
-          continue;
-        }
-        this.fillers.waiting('tool');
-        const outcome = await this.deps.tools.run(tool, call.arguments).finally(() => this.fillers.cancel());
-        this.toolRecords.push({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
-        if (this.ended) return;
-        this.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
-      }
-      if (endCall) {
-        this.end('completed', 'the assistant closed the call');
-        return;
-      }
-    }
-    this.deps.log.warn({ llm: this.deps.llm.label }, 'LLM kept calling tools; waiting for the customer');
-  }
-
-  /** Runs a built-in tool; true when the call is over (a transfer ended it). */
-  private async runBuiltin(builtins: BuiltinToolbox, callId: string, name: string, args: string): Promise<boolean> {
-    const started = this.deps.clock.now();
-    const outcome = await builtins.run(name, args);
-    this.toolRecords.push({ name, ok: outcome.ok, durationMs: Math.max(0, this.deps.clock.now() - started) });
-    if (this.ended) return true;
-    let content = outcome.content;
-    if (outcome.say) await this.say(outcome.say);
-    let handedOver = false;
-    let failed = false;
-    if (outcome.end?.handOver && !this.ended) {
-      try {
-        await outcome.end.handOver();
-        handedOver = true;
-      } catch (err) {
-        this.deps.log.warn({ err: { message: (err as Error).message } }, 'the carrier could not transfer the call');
-        failed = true;
-        content = JSON.stringify({ error: 'the transfer failed' });
-      }
-    }
-    this.messages.push({ role: 'tool', tool_call_id: callId, content });
-    if (outcome.say) this.messages.push({ role: 'assistant', content: outcome.say });
-    if (failed) this.lines.push('Transfer: the carrier could not transfer the call.');
-    else if (outcome.note) this.lines.push(outcome.note);
-    if (!outcome.end || failed || this.ended) return this.ended;
-    this.end('completed', outcome.end.reason, handedOver);
-    return true;
+    if (this.voice) this.voice.sayFiller(text, reason);
+    else this.text.sayFiller(text, reason);
   }
 
   private end(status: Exclude<EndStatus, UnconnectedEnd>, reason: string, remote = false): void {
