@@ -26,11 +26,14 @@ import { WebCarrier } from './telephony/web/carrier.js';
 import { TwilioCarrier } from './telephony/twilio/carrier.js';
 import type { TwilioCredentials } from './telephony/twilio/rest-client.js';
 import { webhookDeliveryPart } from './webhooks/background.js';
+import { webhookRetentionPart } from './webhooks/retention.js';
 
 export const fullProcess: readonly PartFactory[] = [
   // The call engine first: its recovery sweep ends calls of dead processes early.
   callEnginePart,
   webhookDeliveryPart,
+  // Prunes the delivery log of finished webhook messages every hour.
+  webhookRetentionPart,
   // Folds the call list's counter shards every minute.
   callCountsPart,
   // The campaign dialer (subscribes its own call-finished queue; start order does not matter).

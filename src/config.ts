@@ -28,6 +28,12 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT: z.coerce.number().positive().max(3600).default(10),
   SANDBOX_TIME_SCALE: z.coerce.number().min(0).default(1),
   WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
+  /** Days a finished webhook message's delivery log is kept (src/webhooks/retention.ts); 0 keeps it forever. */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(0).default(30),
+  /** Hours a finished background job stays in pg-boss's job table before it is archived. */
+  JOB_ARCHIVE_AFTER_HOURS: z.coerce.number().int().min(1).default(12),
+  /** Days an archived background job is kept before pg-boss deletes it. */
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
   ALLOW_PRIVATE_TARGETS: bool.default(false),
   LLM_BASE_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().optional(),

@@ -63,6 +63,22 @@ export interface RunningService {
 /** Advisory lock serialising the start of background parts across instances (see startService). */
 const PARTS_STARTUP_LOCK = 727_002;
 
+/**
+ * pg-boss's housekeeping from the configuration (issue 15, retention): finished jobs (completed,
+ * cancelled or failed) leave the job table after JOB_ARCHIVE_AFTER_HOURS and are deleted from the
+ * archive after JOB_RETENTION_DAYS. pg-boss runs it on one instance at a time (its own lock),
+ * every `maintenanceIntervalSeconds`.
+ */
+export function jobQueueOptions(config: Pick<Config, 'JOB_ARCHIVE_AFTER_HOURS' | 'JOB_RETENTION_DAYS'>) {
+  const archiveAfterSeconds = config.JOB_ARCHIVE_AFTER_HOURS * 3600;
+  return {
+    archiveCompletedAfterSeconds: archiveAfterSeconds,
+    archiveFailedAfterSeconds: archiveAfterSeconds,
+    deleteAfterDays: config.JOB_RETENTION_DAYS,
+    maintenanceIntervalSeconds: 120,
+  } satisfies PgBoss.ConstructorOptions;
+}
+
 /** Scrape-time gauges of the process itself: its pool and the calls it runs. */
 function observeProcess(ctx: AppContext): void {
   const metrics = ctx.services.metrics!;
@@ -166,7 +182,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       const startup = await database.pool.connect();
       try {
         await startup.query('SELECT pg_advisory_lock($1)', [PARTS_STARTUP_LOCK]);
-        boss = new PgBoss({ connectionString: url, max: 4, application_name: 'switchboard-jobs' });
+        boss = new PgBoss({ connectionString: url, max: 4, application_name: 'switchboard-jobs', ...jobQueueOptions(config) });
         // While shutting down, the server ending the queue's sessions (57P01) is expected, not an error.
       boss.on('error', (err: Error) =>
         closing && (err as { code?: string }).code === '57P01' ? log.debug({ err }, 'job queue connection closed at shutdown') : log.error({ err }, 'job queue error'),
