@@ -60,7 +60,11 @@ export class SandboxMedia implements LegMedia {
     const at = Math.max(this.clock.now(), this.playheadEnd);
     const timer = this.clock.setTimer(at - this.clock.now(), () => {
       this.marks = this.marks.filter((m) => m.timer !== timer);
-      this.settle();
+      // A timer may fire a fraction of a millisecond before the clock reads `at` (timers count
+      // whole milliseconds): the audio before the mark has played by definition, so settle up to
+      // `at`. Without this the last chunk stayed "playing", the line never went idle and the
+      // simulated customer never answered (the sandbox-audio test's silent-customer flake).
+      this.settle(at);
       this.markListener(name, false);
       if (this.playing.length === 0 && this.marks.length === 0) this.onIdle();
     });
@@ -133,9 +137,9 @@ export class SandboxMedia implements LegMedia {
     this.speakTimers.clear();
   }
 
-  /** Moves chunks that have finished playing into what was heard. */
-  private settle(): void {
-    const now = this.clock.now();
+  /** Moves chunks that have finished playing (by `upTo`, default now) into what was heard. */
+  private settle(upTo = this.clock.now()): void {
+    const now = Math.max(this.clock.now(), upTo);
     while (this.playing.length > 0 && this.playing[0]!.end <= now) this.heardChunks.push(this.playing.shift()!.samples);
   }
 }
