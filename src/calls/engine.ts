@@ -3,11 +3,9 @@
  * a CallSession on the carrier, persists every status transition, runs post-call processing
  * and writes the final record together with the call-finished event in one transaction.
  */
-import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
-import type { FillerConfig, PostCallField, StoredBuiltinTool } from '../db/schema.js';
 import { credentialSealer, type CredentialSealer } from '../lib/secrets.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import type { ProviderRegistry } from '../providers/registry.js';
@@ -15,6 +13,7 @@ import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/types.js';
 import { BuiltinToolbox } from './builtin-tools/index.js';
+import { bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
 import { executorOf } from './events.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
@@ -404,120 +403,4 @@ function failedResult(): SessionResult {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-
-// ---------------------------------------------------------------- statements of the hot path
-
-const LIVE = `('initiated', 'ringing', 'in-progress')`;
-
-const LOCK_AND_LIMIT = `SELECT pg_advisory_xact_lock($1::int, $2::int), max_calls_in_parallel AS max FROM users WHERE id = $2`;
-
-const COUNT_LIVE = `SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND status IN ${LIVE}`;
-
-/** One INSERT ... SELECT copying the assistant's name and number and the campaign's name; with $13, only below that many live calls. */
-const INSERT_CALL = `
-  INSERT INTO calls (user_id, assistant_id, assistant_name, campaign_id, campaign_name, lead_id, secondary_contact_id,
-                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance, carrier)
-  SELECT a.user_id, a.id, a.name, $3::int, (SELECT c.name FROM campaigns c WHERE c.id = $3::int), $4::int, $5::int,
-         $6::text, 'initiated', coalesce(p.phone_number, ''), $7::text, $8::jsonb, $9::text,
-         CASE WHEN $6::text = 'web' THEN 'web' ELSE coalesce(p.carrier, 'sandbox') END
-    FROM assistants a
-    LEFT JOIN phone_numbers p ON p.id = a.phone_number_id
-   WHERE a.id = $1::int AND a.user_id = $2::int
-     AND ($10::int IS NULL OR (SELECT count(*) FROM calls l WHERE l.user_id = $2::int AND l.status IN ${LIVE}) < $10::int)
-  RETURNING id`;
-
-function insertValues(input: PlaceCallInput, instanceId: string, maxLive: number | null): unknown[] {
-  return [
-    input.assistantId,
-    input.userId,
-    input.campaignId ?? null,
-    input.leadId ?? null,
-    input.secondaryContactId ?? null,
-    input.type ?? 'outbound',
-    input.to,
-    JSON.stringify(input.variables ?? {}),
-    instanceId,
-    maxLive,
-  ];
-}
-
-/** $3: the call's media stream already claimed it for this process (RemoteCalls.claimStream), possibly while ringing. */
-const CLAIM_AND_LOAD = `
-  WITH claimed AS (
-    UPDATE calls SET owner_instance = $2
-     WHERE id = $1 AND (status = 'initiated' OR ($3::boolean AND status = 'ringing' AND owner_instance = $2))
-    RETURNING id, user_id, status, carrier, assistant_id, type, client_phone_number, assistant_phone_number, variables)
-  SELECT c.id, c.user_id, c.status, c.carrier, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
-         a.id AS assistant_id, a.variables AS assistant_variables, a.system_prompt, a.initial_message, a.wait_for_customer,
-         a.end_call_on_voicemail, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
-         a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
-         a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity, a.endpoint_type,
-         a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation, a.ambient_sound, a.ambient_sound_volume,
-         v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
-         a.builtin_tools, a.timezone AS assistant_timezone,
-         (SELECT coalesce(json_agg(json_build_object(
-                   'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
-                   'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
-                 ORDER BY at.position, t.id), '[]'::json)
-            FROM assistant_tools at JOIN tools t ON t.id = at.tool_id
-           WHERE at.assistant_id = a.id) AS tools
-    FROM claimed c
-    LEFT JOIN assistants a ON a.id = c.assistant_id
-    LEFT JOIN llm_models m ON m.id = a.llm_model_id
-    LEFT JOIN voices v ON v.id = a.voice_id
-    LEFT JOIN languages l ON l.id = a.language_id`;
-
-interface LoadedCall {
-  id: number;
-  user_id: number;
-  status: CallStatus;
-  carrier: string;
-  type: string;
-  client_phone_number: string;
-  assistant_phone_number: string;
-  call_variables: Record<string, unknown>;
-  assistant_id: number | null;
-  assistant_variables: Record<string, unknown> | null;
-  system_prompt: string;
-  initial_message: string;
-  wait_for_customer: boolean;
-  end_call_on_voicemail: boolean;
-  max_duration: number;
-  max_silence_duration: number;
-  reengagement_interval: number;
-  llm_temperature: string;
-  end_call_tool_description: string | null;
-  post_call_schema: PostCallField[];
-  post_call_evaluation: boolean;
-  record: boolean;
-  fillers: boolean;
-  filler_config: FillerConfig;
-  model: string | null;
-  tools: MidCallTool[];
-  voice_stability: string;
-  voice_similarity: string;
-  speech_speed: string;
-  endpoint_sensitivity: string;
-  endpoint_type: string;
-  interrupt_sensitivity: string;
-  allow_interruptions: boolean;
-  min_interrupt_words: number;
-  enable_noise_cancellation: boolean;
-  ambient_sound: string;
-  ambient_sound_volume: string;
-  voice_provider: string | null;
-  provider_voice_id: string | null;
-  language_iso2: string | null;
-  builtin_tools: StoredBuiltinTool[] | null;
-  assistant_timezone: string | null;
-}
-
-/** A `$n`-numbered statement as a drizzle SQL object (for callers that hand us a drizzle transaction). */
-function bind(text: string, values: unknown[]): SQL {
-  const parts = text.split(/\$(\d+)/);
-  const chunks: SQL[] = [];
-  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
-  return sql.join(chunks);
 }
