@@ -226,6 +226,8 @@ export class CallSession {
         executor: this.deps.tools,
         variables: s.variables,
         onToolCall: (record) => this.toolRecords.push(record),
+        builtins: this.deps.builtins,
+        onNote: (line) => this.lines.push(line),
       },
       tracker: this.turns,
       tapStages: [new SilenceStage(this.timers)],
@@ -241,8 +243,30 @@ export class CallSession {
       this.fillersFor(frame);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
-      else if (frame.kind === 'hang-up' && !frame.remote) this.end(frame.reason === 'LLM failure' ? 'ended' : 'completed', frame.reason);
+      else if (frame.kind === 'hang-up' && !frame.remote) void this.voiceHangUp(frame);
     });
+  }
+
+  /** The pipeline ended the call (end-call, an LLM failure, a built-in transfer once its message played). */
+  private async voiceHangUp(frame: Extract<Frame, { kind: 'hang-up' }>): Promise<void> {
+    if (!frame.handOver) {
+      if (frame.note) this.lines.push(frame.note);
+      this.end(frame.reason === 'LLM failure' ? 'ended' : 'completed', frame.reason);
+      return;
+    }
+    try {
+      await frame.handOver();
+    } catch (err) {
+      if (this.ended) return;
+      // The caller stays with the assistant, which hears why and answers (as on a text leg).
+      this.deps.log.warn({ err: { message: (err as Error).message } }, 'the carrier could not transfer the call');
+      this.lines.push('Transfer: the carrier could not transfer the call.');
+      this.messages.push({ role: 'system', content: 'The transfer failed: the carrier could not transfer the call. Tell the caller.' });
+      this.voice?.respond();
+      return;
+    }
+    if (frame.note) this.lines.push(frame.note);
+    this.end('completed', frame.reason, true);
   }
 
   /** Fillers on an audio leg: while the reply's first words are slow, and while a mid-call tool runs. */

@@ -177,6 +177,11 @@ export class BuiltinToolbox {
     }
   }
 
+  /** A collect-keypad call is waiting for the caller's keys (keys pressed before are not collected). */
+  get collectingKeys(): boolean {
+    return this.digitListener !== null;
+  }
+
   /** A key the caller pressed (leg `dtmf` event). */
   onDigit(digit: string): void {
     this.digitListener?.(digit);

@@ -7,9 +7,15 @@
  * rewrites the turn's assistant text to what the caller heard, so the model's memory matches.
  *
  * The request carries the turn's AbortSignal: cancelling the turn aborts it.
+ *
+ * Built-in tools (src/calls/builtin-tools) run here too, through the toolbox the session hands
+ * over: a line the tool says first (a transfer message) is spoken in the turn; a tool that ends
+ * the call (a transfer) ends the turn with a `hang-up` that carries the carrier's hand-over and
+ * the transcript note, so the caller hears the message before the line is handed over.
  */
 import type { ChatMessage, LlmProvider, ToolSpec } from '../../providers/llm/types.js';
 import type { MidCallTool } from '../tool-runner.js';
+import type { BuiltinToolbox } from '../builtin-tools/index.js';
 import type { ToolCallRecord, ToolExecutor } from '../session.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
@@ -29,6 +35,10 @@ export interface LlmStageOptions {
   executor: ToolExecutor;
   variables: Record<string, unknown>;
   onToolCall?(record: ToolCallRecord): void;
+  /** The assistant's built-in tools as LLM functions (already in `specs`). */
+  builtins?: Pick<BuiltinToolbox, 'has' | 'run'>;
+  /** A transcript line that is not speech (a built-in's note, e.g. the keys pressed). */
+  onNote?(line: string): void;
 }
 
 export class LlmStage implements Stage {
@@ -99,6 +109,10 @@ export class LlmStage implements Stage {
             o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
             continue;
           }
+          if (o.builtins?.has(call.name)) {
+            if ((await this.builtin(turn, call, added, ctx)) !== 'continue') return;
+            continue;
+          }
           const tool = o.tools.find((t) => t.name === call.name);
           if (!tool) {
             o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
@@ -127,6 +141,37 @@ export class LlmStage implements Stage {
       this.push({ kind: 'speak-end', turn, at: now() });
       this.push({ kind: 'hang-up', turn, reason: 'LLM failure', remote: false, at: now() });
     }
+  }
+
+  /**
+   * Runs a built-in tool in the turn: its result goes to the history, its line is spoken, its
+   * note joins the transcript; a tool that ends the call ends the turn with a `hang-up`.
+   */
+  private async builtin(
+    turn: TurnId,
+    call: { id: string; name: string; arguments: string },
+    added: Extract<ChatMessage, { role: 'assistant' }>[],
+    ctx: StageContext,
+  ): Promise<'aborted' | 'ended' | 'continue'> {
+    const o = this.options;
+    const now = () => ctx.clock.now();
+    const started = now();
+    const outcome = await o.builtins!.run(call.name, call.arguments);
+    o.onToolCall?.({ name: call.name, ok: outcome.ok, durationMs: Math.max(0, now() - started) });
+    if (ctx.turns.signal(turn).aborted) return 'aborted';
+    o.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+    this.push({ kind: 'tool-result', turn, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content, at: now() });
+    if (outcome.say) {
+      this.remember(added, { role: 'assistant', content: outcome.say });
+      this.push({ kind: 'speak', turn, text: outcome.say, source: 'scripted', at: now() });
+    }
+    if (!outcome.end) {
+      if (outcome.note) o.onNote?.(outcome.note);
+      return 'continue';
+    }
+    this.push({ kind: 'speak-end', turn, at: now() });
+    this.push({ kind: 'hang-up', turn, reason: outcome.end.reason, remote: false, at: now(), note: outcome.note, handOver: outcome.end.handOver });
+    return 'ended';
   }
 
   private remember(added: Extract<ChatMessage, { role: 'assistant' }>[], message: Extract<ChatMessage, { role: 'assistant' }>): void {

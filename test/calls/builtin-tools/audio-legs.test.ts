@@ -1,0 +1,216 @@
+/**
+ * Built-in tools on audio legs (issue 20): the voice pipeline's LLM stage runs them through the
+ * same toolbox as text legs. The leg is an audio line driven by hand (the sandbox's media line,
+ * real audio at real pace; the caller's words arrive as the leg knows them), the LLM is the
+ * chat-completions double scripted to call the tool, the voice is the OpenAI speech double.
+ * Observed per type: the transfer reaches the leg (or is simulated) after its message played,
+ * keys are pressed on the line, the caller's keys are the tool's result, the calendar double
+ * gets the booking, a built-in end_call describes end-call.
+ */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuiltinToolbox } from '../../../src/calls/builtin-tools/index.js';
+import { CallSession, END_CALL_TOOL, type SessionResult } from '../../../src/calls/session.js';
+import { ToolRunner } from '../../../src/calls/tool-runner.js';
+import { voiceFactory } from '../../../src/calls/voice/factory.js';
+import type { StoredBuiltinTool } from '../../../src/db/schema.js';
+import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
+import { ProviderRegistry } from '../../../src/providers/registry.js';
+import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
+import { systemClock } from '../../../src/telephony/clock.js';
+import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
+import type { CarrierLeg, LegEvent } from '../../../src/telephony/types.js';
+import { ChatDouble } from '../../support/doubles/chat.js';
+import { OpenAiSpeechDouble } from '../../support/doubles/openai-speech.js';
+import { startReceiver, type Receiver } from '../../support/receiver.js';
+
+const log = pino({ level: 'silent' });
+
+/** An audio leg whose carrier events the test sends; records what the assistant did on the line. */
+class AudioLeg implements CarrierLeg {
+  readonly media = new SandboxMedia(8000, systemClock);
+  readonly sentDigits: string[] = [];
+  readonly transfers: { to: string; heardMs: number }[] = [];
+  hungUp = false;
+  transfer?: (to: string) => Promise<void>;
+  private listener: (e: LegEvent) => void = () => undefined;
+
+  constructor(canTransfer: boolean) {
+    if (canTransfer) {
+      this.transfer = async (to) => {
+        this.transfers.push({ to, heardMs: (this.media.heard().length / 8000) * 1000 });
+      };
+    }
+  }
+  onEvent(l: (e: LegEvent) => void) {
+    this.listener = l;
+  }
+  start() {}
+  hangUp() {
+    this.hungUp = true;
+    this.media.close();
+  }
+  async sendDigits(digits: string) {
+    this.sentDigits.push(digits);
+  }
+  emit(e: LegEvent) {
+    this.listener(e);
+  }
+}
+
+let chat: ChatDouble;
+let speech: OpenAiSpeechDouble;
+let calendar: Receiver;
+
+beforeAll(async () => {
+  chat = await new ChatDouble().start();
+  speech = await new OpenAiSpeechDouble().start();
+  calendar = await startReceiver(() => ({ status: 201, body: JSON.stringify({ status: 'success', data: { uid: 'bk_9' } }) }));
+});
+afterAll(async () => {
+  await chat.close();
+  await speech.close();
+  await calendar.close();
+});
+
+function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean } = {}) {
+  const leg = new AudioLeg(opts.canTransfer ?? false);
+  const tts = new OpenAiTts({ baseUrl: speech.baseUrl, apiKey: speech.knobs.apiKey!, model: 'tts-1' });
+  const llm = new OpenAiCompatibleLlm({ baseUrl: chat.baseUrl });
+  const factory = voiceFactory(
+    {
+      voiceProvider: 'openai',
+      providerVoiceId: 'alloy',
+      languageIso2: 'en',
+      voiceStability: '0.7',
+      voiceSimilarity: '0.5',
+      speechSpeed: '1',
+      endpointSensitivity: '2.5',
+      endpointType: 'vad',
+      interruptSensitivity: '2.5',
+      allowInterruptions: true,
+      minInterruptWords: 0,
+      noiseCancellation: false,
+    },
+    new ProviderRegistry(llm, { tts: [tts] }),
+    { clock: systemClock, log },
+  );
+  const builtins = new BuiltinToolbox(items, { leg, clock: systemClock, log, allowPrivate: true, unseal: (s) => s, timezone: 'Europe/Berlin' });
+  const session = new CallSession(
+    {
+      systemPrompt: 'You help callers.',
+      initialMessage: '',
+      waitForCustomer: true,
+      endCallOnVoicemail: false,
+      maxDurationSec: 120,
+      maxSilenceSec: 60,
+      reengagementSec: 30,
+      model: 'double',
+      temperature: 0,
+      tools: [],
+      endCallDescription: null,
+      variables: {},
+    },
+    { leg, llm, tools: new ToolRunner({ allowPrivate: true, log }), clock: systemClock, log, voice: factory, builtins },
+  );
+  const startIndex = chat.received.length;
+  const done: Promise<SessionResult> = session.run();
+  leg.emit({ type: 'answered', answeredBy: 'human' });
+  return { leg, done, builtins, requests: () => chat.received.slice(startIndex).map((r) => r.body) };
+}
+
+/** Resolves once `check` holds (polled; generous for a loaded machine). */
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const spoken = () => speech.received.map((r) => r.body.input as string);
+
+describe('built-in tools on an audio leg', () => {
+  it('call_transfer: the caller hears the transfer message, then the leg is handed to the number', { timeout: 30_000 }, async () => {
+    chat.on('Put me through to sales.', { toolCalls: [{ id: 'x1', name: 'transfer-call', args: {} }] });
+    const { leg, done } = audioCall([{ type: 'call_transfer', data: { phone_number: '+4930123456', warm_transfer: true, warm_transfer_message: 'Connecting you to sales now.' } }], { canTransfer: true });
+    leg.emit({ type: 'customer-said', text: 'Put me through to sales.' });
+    const result = await done;
+    expect(result.status).toBe('completed');
+    expect(leg.transfers.map((t) => t.to)).toEqual(['+4930123456']);
+    // The message was played before the hand-over (at least a second of it at the double's pace).
+    expect(leg.transfers[0].heardMs).toBeGreaterThan(1000);
+    expect(leg.hungUp).toBe(false); // the line is the carrier's now
+    expect(spoken()).toContain('Connecting you to sales now.');
+    expect(result.transcript.split('\n').slice(-2)).toEqual(['AI: Connecting you to sales now.', 'Transfer: the call was transferred to +4930123456.']);
+    expect(result.toolCalls.map((c) => [c.name, c.ok])).toEqual([['transfer-call', true]]);
+  });
+
+  it('call_transfer on a line that cannot transfer: simulated, the call ends completed', { timeout: 30_000 }, async () => {
+    chat.on('Transfer me, simulated.', { toolCalls: [{ id: 'x2', name: 'transfer-call', args: {} }] });
+    const { leg, done } = audioCall([{ type: 'call_transfer', data: { phone_number: '+4930999999', warm_transfer: false } }]);
+    leg.emit({ type: 'customer-said', text: 'Transfer me, simulated.' });
+    const result = await done;
+    expect(result.status).toBe('completed');
+    expect(leg.hungUp).toBe(true);
+    expect(result.transcript).toContain('Transfer: the call was transferred to +4930999999 (simulated: this line cannot transfer).');
+  });
+
+  it('dtmf_input and end_call: keys are pressed on the line; the built-in end_call describes end-call', { timeout: 30_000 }, async () => {
+    chat.on(
+      'Navigate the menu.',
+      { toolCalls: [{ id: 'd1', name: 'press-digits', args: { digits: '2#' } }] },
+      { text: 'Done, goodbye.', toolCalls: [{ id: 'd2', name: END_CALL_TOOL, args: {} }] },
+    );
+    const { leg, done, requests } = audioCall([{ type: 'dtmf_input', data: {} }, { type: 'end_call', data: { description: 'End when the menu is done.' } }]);
+    leg.emit({ type: 'customer-said', text: 'Navigate the menu.' });
+    const result = await done;
+    expect(leg.sentDigits).toEqual(['2#']);
+    const [first, second] = requests();
+    expect(first.tools.map((x: any) => x.function.name)).toEqual(['press-digits', END_CALL_TOOL]);
+    expect(first.tools[1].function.description).toBe('End when the menu is done.');
+    expect(second.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'd1', content: JSON.stringify({ ok: true, pressed: '2#' }) });
+    expect(result.transcript).toContain('DTMF: the assistant pressed 2#.');
+    expect(result.transcript.split('\n').at(-1)).toBe('AI: Done, goodbye.');
+    expect(result.status).toBe('completed');
+  });
+
+  it("collect_keypad: the caller's keys until the stop key are the tool's result", { timeout: 30_000 }, async () => {
+    chat.on(
+      'I will type my PIN.',
+      { toolCalls: [{ id: 'k1', name: 'collect-keypad', args: {} }] },
+      { text: 'Thank you.', toolCalls: [{ id: 'k2', name: END_CALL_TOOL, args: {} }] },
+    );
+    const { leg, done, requests, builtins } = audioCall([{ type: 'collect_keypad', data: { timeout: 10, stop_key: '#' } }]);
+    leg.emit({ type: 'customer-said', text: 'I will type my PIN.' });
+    await until(() => builtins.collectingKeys, 'the collect-keypad call');
+    for (const d of ['7', '3', '1', '#']) leg.emit({ type: 'dtmf', digit: d });
+    const result = await done;
+    expect(requests()[1].messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'k1', content: JSON.stringify({ digits: '731', ended_by: 'stop_key' }) });
+    expect(result.status).toBe('completed');
+  });
+
+  it('calendar_integration: the booking reaches the calendar double with the fields; its answer reaches the LLM', { timeout: 30_000 }, async () => {
+    chat.on(
+      'Book me for Tuesday.',
+      { toolCalls: [{ id: 'b1', name: 'book-appointment', args: { start: '2026-12-01T09:00:00.000Z', name: 'Ada', email: 'ada@example.com', company: 'AE' } }] },
+      { text: 'You are booked. Goodbye.', toolCalls: [{ id: 'b2', name: END_CALL_TOOL, args: {} }] },
+    );
+    const before = calendar.received.length;
+    const { leg, done, requests } = audioCall([
+      {
+        type: 'calendar_integration',
+        data: { calcom_api_key_sealed: 'cal_key_audio', calcom_api_key_hint: 'cal…', calcom_event_slug: 'intro', calcom_endpoint: 'custom', calcom_custom_endpoint: calendar.url, calcom_booking_fields: ['company'] },
+      },
+    ]);
+    leg.emit({ type: 'customer-said', text: 'Book me for Tuesday.' });
+    const result = await done;
+    const booking = calendar.received.slice(before);
+    expect(booking).toHaveLength(1);
+    expect(booking[0].path).toBe('/v2/bookings');
+    expect(booking[0].headers.authorization).toBe('Bearer cal_key_audio');
+    expect(JSON.parse(booking[0].body)).toMatchObject({ start: '2026-12-01T09:00:00.000Z', eventTypeSlug: 'intro', attendee: { name: 'Ada', email: 'ada@example.com' }, bookingFieldsResponses: { company: 'AE' } });
+    expect(JSON.parse(requests()[1].messages.at(-1).content)).toEqual({ status: 201, body: { status: 'success', data: { uid: 'bk_9' } } });
+    expect(result.transcript.split('\n').at(-1)).toBe('AI: You are booked. Goodbye.');
+  });
+});
