@@ -5,7 +5,9 @@
  * vendor doubles — Deepgram live recognises the caller's clips, the chat double answers (and
  * closes the call with end-call), the OpenAI speech double speaks. Checked: calls from
  * `make_call` and from a running campaign reach `completed` with the transcript of what was
- * said, and the person heard the assistant's replies (matched back to the spoken sentences).
+ * said, and the person heard the assistant's replies (matched back to the spoken sentences);
+ * barge-in: talking over a reply gets Twilio a `clear`, the person stops hearing the reply and
+ * the transcript keeps only what was heard.
  *
  * Real pace (double speed 1): the service hands audio out paced at real time, so a faster
  * double would play each frame as it arrives and hear gaps.
@@ -27,6 +29,12 @@ const QUESTION = fixture('book-appointment');
 const YES = fixture('yes-that-works');
 const OFFER = 'Of course, would tomorrow at ten suit you?';
 const GOODBYE = 'Great, see you tomorrow at ten, goodbye!';
+const FRIDAY = fixture('friday-afternoon');
+const STOP = fixture('wait-stop');
+/** Long enough that the person talks over it. */
+const SLOTS =
+  'On Friday afternoon I can offer you two o clock, half past two, three o clock, a quarter to four, or five in the evening, and if none of these suit you there is still Saturday morning.';
+const WHAT_INSTEAD = 'Of course, what would you like instead?';
 
 let voice: VoiceDoubles;
 let double: TwilioDouble;
@@ -39,6 +47,8 @@ beforeAll(async () => {
   voice = await startVoiceDoubles();
   voice.llm.on(QUESTION.text, { text: OFFER });
   voice.llm.on(YES.text, { text: GOODBYE, toolCalls: [{ id: 'end-1', name: 'end-call', args: {} }] });
+  voice.llm.on(FRIDAY.text, { text: SLOTS });
+  voice.llm.on(STOP.text, { text: WHAT_INSTEAD });
   double = await TwilioDouble.start({
     route: (url) => url.replace(PUBLIC.replace('https', 'wss'), local.replace('http', 'ws')).replace(PUBLIC, local),
   });
@@ -156,4 +166,57 @@ describe('Twilio calls through the voice core', () => {
     expect(heardSentences(call.person!).map((s) => s.text)).toEqual([GREETING, OFFER, GOODBYE]);
     await until('the campaign to complete', async () => (await t.service.ctx.database.pool.query('SELECT status FROM campaigns WHERE id = $1', [campaign.id])).rows[0].status === 'completed', 60_000);
   }, 120_000);
+
+  it('barge-in: the person talks over the reply; Twilio gets clear, the person stops hearing it, the transcript keeps only what was heard', async () => {
+    double.script('+14155550713', {
+      ringMs: 300,
+      steps: [
+        { waitForAssistant: { timeoutMs: 15_000 } },
+        { say: voice.fixture(FRIDAY.name, 8000), label: FRIDAY.name },
+        { waitUntilHearing: { afterMs: 1500, timeoutMs: 15_000 } },
+        { say: voice.fixture(STOP.name, 8000), label: STOP.name },
+        { waitForAssistant: { timeoutMs: 15_000 } },
+        { hangUp: true },
+      ],
+    });
+    const res = await user.post('/api/user/make_call', { phone_number: '+14155550713', assistant_id: assistantId });
+    const callId = Number(res.body.call_id);
+    const call = await double.callTo('+14155550713');
+    await call.done;
+    const row = await finished(callId);
+    const person = call.person!;
+    expect(row.status, describeCall(call)).toBe('ended_by_customer');
+
+    // Twilio was told to drop the reply's queued audio once the person spoke over it.
+    expect(person.clears.length, describeCall(call)).toBeGreaterThanOrEqual(1);
+    const clearAt = person.clears[0];
+    const interruptionAt = person.events.find((e) => e.type === 'step' && e.detail === `say ${STOP.name}`)!.atMs;
+    expect(clearAt).toBeGreaterThanOrEqual(interruptionAt);
+    // The person stopped hearing the reply at the clear: the heard audio stops growing there and
+    // nothing more plays until the answer to the interruption, after the person finished speaking.
+    const sentences = heardSentences(person);
+    const cut = sentences.find((s) => s.startMs <= clearAt && s.endMs >= clearAt - 100)!;
+    expect(cut, JSON.stringify(sentences)).toBeDefined();
+    const seen = JSON.stringify({ clearAt, interruptionAt, sentences, transcript: row.transcript });
+    expect(cut.endMs, seen).toBeLessThanOrEqual(clearAt + 40);
+    const after = sentences.filter((s) => s.startMs > clearAt);
+    expect(after.map((s) => s.text), seen).toEqual([WHAT_INSTEAD]);
+    expect(after[0].startMs).toBeGreaterThan(interruptionAt + STOP.durationMs - 200);
+    // Heard: the greeting, a beginning of the slots (not the whole of it), the answer.
+    expect(sentences[0].text).toBe(GREETING);
+    const fullSlotsMs = (voice.clips.say(SLOTS, 8000).length / 8000) * 1000;
+    expect(cut.endMs - cut.startMs).toBeLessThan(fullSlotsMs * 0.8);
+
+    // The transcript keeps what the person heard of the reply, and what came after.
+    const lines = row.transcript.split('\n');
+    expect(lines[0]).toBe(`AI: ${GREETING}`);
+    expect(lines[1]).toBe(`Customer: ${FRIDAY.text}`);
+    const heard = lines[2].replace(/^AI: /, '').replace(/…$/, '').trim();
+    expect(heard.length).toBeGreaterThan(0);
+    expect(heard.length).toBeLessThan(SLOTS.length);
+    expect(SLOTS.startsWith(heard)).toBe(true);
+    expect(lines.slice(3)).toEqual([`Customer: ${STOP.text}`, `AI: ${WHAT_INSTEAD}`]);
+    const turns = (await user.get(`/api/user/calls/${callId}/turns`)).body.data;
+    expect(turns.find((turn: { caller_text: string | null }) => turn.caller_text === FRIDAY.text)).toMatchObject({ interrupted: true });
+  }, 90_000);
 });
