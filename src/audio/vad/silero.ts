@@ -1,20 +1,28 @@
 /**
- * Silero VAD v5 on onnxruntime-node, batched across calls.
+ * Silero VAD v5 on onnxruntime-node, batched across calls, inferred on a worker thread.
  *
  * The model (models/silero_vad.onnx, vendored, MIT — see NOTICE) scores one window of audio
  * (512 samples at 16 kHz or 256 at 8 kHz, both 32 ms) given the previous window's last 64/32
  * samples as context and a recurrent state [2, batch, 128] carried from window to window. Its
  * inputs have a batch dimension, so the runner scores the next window of MANY calls in one
- * inference: per-window cost drops several-fold (fixed per-run overhead), and inference runs
- * on onnxruntime's own thread (`session.run` is asynchronous), so the event loop only packs
- * and unpacks arrays. Each call's windows are scored strictly in order (its state depends on
- * the previous result), at most one window per call per batch.
+ * inference: per-window cost drops several-fold (fixed per-run overhead). Each call's windows
+ * are scored strictly in order (its state depends on the previous result), at most one window
+ * per call per batch.
+ *
+ * onnxruntime-node's `session.run` returns a promise but runs the inference synchronously in a
+ * `setImmediate` on the calling thread (its backend.js), so on the main thread a batch of 200
+ * windows blocks the event loop for the whole inference (a CPU profile of `npm run bench voice`
+ * at 200 calls: 3.3 s of 8 s of main-thread work was that callback). The runner therefore runs
+ * the session in a worker thread (`thread: 'worker'`, the default): the main thread only packs
+ * windows and states into one transferable array per batch and unpacks the answer.
+ * `thread: 'main'` keeps the old in-thread session, for comparison (bench/vad.ts).
  *
  * `SileroVad` is one call's detector state and implements the voice core's `VadModel`
  * (`probability(window)`), so the VAD stage (src/calls/voice/vad.ts) uses it directly.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MainThreadInference, STATE, WorkerInference, type Inference } from './inference.js';
 
 /** models/silero_vad.onnx at the repository root (from src/audio/vad or dist/audio/vad). */
 export const SILERO_MODEL_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../models/silero_vad.onnx');
@@ -25,24 +33,13 @@ const SHAPES: Record<VadRate, { window: number; context: number }> = {
   8000: { window: 256, context: 32 },
   16_000: { window: 512, context: 64 },
 };
-const STATE = 128;
-
-interface OrtTensor {
-  data: Float32Array;
-}
-interface OrtSession {
-  run(feeds: Record<string, unknown>): Promise<Record<string, OrtTensor>>;
-  release?(): Promise<void>;
-}
-interface Ort {
-  InferenceSession: { create(path: string, options: Record<string, unknown>): Promise<OrtSession> };
-  Tensor: new (type: string, data: Float32Array | BigInt64Array, dims: number[]) => unknown;
-}
 
 export interface VadRunnerOptions {
   /** Windows scored per inference at most (default 256). 1 = no batching (for comparison). */
   maxBatch?: number;
   modelPath?: string;
+  /** Where inference runs (default `worker`: off the event loop; `main`: in this thread, for comparison). */
+  thread?: 'worker' | 'main';
 }
 
 interface Request {
@@ -60,31 +57,18 @@ export class SileroVadRunner {
   private scheduled = false;
   private closed = false;
   private readonly maxBatch: number;
-  private readonly srTensors: Record<VadRate, unknown>;
   /** Inferences run and windows scored (benchmarks). */
   readonly stats = { inferences: 0, windows: 0 };
 
-  private constructor(private readonly ort: Ort, private readonly session: OrtSession, options: VadRunnerOptions) {
+  private constructor(private readonly inference: Inference, options: VadRunnerOptions) {
     this.maxBatch = Math.max(1, options.maxBatch ?? 256);
-    this.srTensors = {
-      8000: new ort.Tensor('int64', BigInt64Array.from([8000n]), []),
-      16_000: new ort.Tensor('int64', BigInt64Array.from([16_000n]), []),
-    };
   }
 
-  /** Loads the model (≈ 50 ms); throws when onnxruntime-node or the model file is missing. */
+  /** Loads the model (≈ 50 ms, plus ≈ 100 ms to start the worker); throws when onnxruntime-node or the model file is missing. */
   static async load(options: VadRunnerOptions = {}): Promise<SileroVadRunner> {
-    const ort = (await import('onnxruntime-node')) as unknown as Ort & { default?: Ort };
-    const api: Ort = ort.InferenceSession ? ort : ort.default!;
-    const session = await api.InferenceSession.create(options.modelPath ?? SILERO_MODEL_PATH, {
-      // One thread per inference: batching, not intra-op threads, is what scales to many calls,
-      // and the service's other work keeps the remaining core.
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    });
-    return new SileroVadRunner(api, session, options);
+    const modelPath = options.modelPath ?? SILERO_MODEL_PATH;
+    const inference = options.thread === 'main' ? await MainThreadInference.load(modelPath) : await WorkerInference.load(modelPath);
+    return new SileroVadRunner(inference, options);
   }
 
   /** A detector for one call's audio at `sampleRate` (8 kHz phone audio needs no resampling). */
@@ -105,7 +89,7 @@ export class SileroVadRunner {
   close(): void {
     this.closed = true;
     for (const rate of [8000, 16_000] as const) for (const r of this.pending[rate].splice(0)) r.reject(new Error('the VAD runner is closed'));
-    void this.session.release?.();
+    this.inference.close();
   }
 
   /** Windows that arrive in the same turn of the event loop share an inference. */
@@ -159,13 +143,9 @@ export class SileroVadRunner {
       state.set(r.vad.state.subarray(STATE), (n + b) * STATE);
     });
     try {
-      const out = await this.session.run({
-        input: new this.ort.Tensor('float32', input, [n, width]),
-        state: new this.ort.Tensor('float32', state, [2, n, STATE]),
-        sr: this.srTensors[rate],
-      });
-      const probabilities = out.output.data;
-      const next = out.stateN.data;
+      const out = await this.inference.run(rate, n, width, input, state);
+      const probabilities = out.output;
+      const next = out.state;
       this.stats.inferences++;
       this.stats.windows += n;
       batch.forEach((r, b) => {

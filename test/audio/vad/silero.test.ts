@@ -144,3 +144,29 @@ describe('batched inference', () => {
     }
   });
 });
+
+describe('inference thread', () => {
+  it('scores the same on the worker thread (the default) as in this thread', async () => {
+    const inThread = await SileroVadRunner.load({ thread: 'main' });
+    try {
+      const clip = fixtureAudio('book-appointment', 8000);
+      const worker = runner.open(8000);
+      const main = inThread.open(8000);
+      for (let w = 0; w < 30; w++) {
+        const window = clip.slice(w * 256, (w + 1) * 256);
+        expect(await worker.probability(window)).toBeCloseTo(await main.probability(window), 5);
+      }
+    } finally {
+      inThread.close();
+    }
+  });
+
+  it('fails the windows of a closed runner instead of hanging', async () => {
+    const closing = await SileroVadRunner.load();
+    const vad = closing.open(8000);
+    const pending = Promise.all(Array.from({ length: 5 }, () => vad.probability(new Int16Array(256))));
+    closing.close();
+    await expect(pending).rejects.toThrow('the VAD runner is closed');
+    await expect(vad.probability(new Int16Array(256))).rejects.toThrow('the VAD runner is closed');
+  });
+});
