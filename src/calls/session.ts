@@ -177,6 +177,9 @@ export class CallSession {
         this.end('ended_by_customer', 'customer hung up', true);
         return;
       case 'dtmf':
+        // Into the pipeline first: it asks whether a collect-keypad call takes the key, and the
+        // toolbox may finish collecting on this very key (the stop key).
+        this.voice?.dtmf(event.digit);
         this.deps.builtins?.onDigit(event.digit);
         return;
     }
@@ -231,6 +234,7 @@ export class CallSession {
       },
       tracker: this.turns,
       tapStages: [new SilenceStage(this.timers)],
+      keysTaken: () => this.deps.builtins?.collectingKeys ?? false,
     });
     this.voice = voice;
     voice.onLine((line) => {

@@ -64,6 +64,7 @@ export function voiceFactory(
       llm: conversation.llm,
       tracker: conversation.tracker,
       tapStages: conversation.tapStages,
+      keysTaken: conversation.keysTaken,
       inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
       outputStages: ambientStages(row),
       tts: { provider: tts, options: { ...ttsOptions, sampleRate: media.sampleRate } },

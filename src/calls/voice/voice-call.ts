@@ -1,7 +1,7 @@
 /**
  * One audio call's voice pipeline, composed from the assistant's settings:
  *
- *   leg audio ─▶ vad ─▶ stt ─▶ interruption ─▶ turn-taking ─▶ llm ─▶ sentences ─▶ tts ─▶ output ─▶ turn-recording ─▶ session
+ *   leg audio ─▶ vad ─▶ stt ─▶ interruption ─▶ turn-taking ─▶ keypad ─▶ llm ─▶ sentences ─▶ tts ─▶ output ─▶ turn-recording ─▶ session
  *                 ▲                 │ cancel(turn)                   ▲                        │ media.play/mark/clear
  *                 └─ barge-in rule while the assistant holds the floor └── interruption (heard) ◀┘
  *
@@ -17,6 +17,7 @@ import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js
 import type { FillerReason, TurnKind, TurnTracker } from '../turns.js';
 import type { Frame, TurnId } from './frames.js';
 import { InterruptionStage } from './interruption.js';
+import { KeypadStage } from './keypad.js';
 import { LlmStage, type LlmStageOptions } from './llm.js';
 import { OutputStage } from './output.js';
 import { Pipeline, type Stage } from './pipeline.js';
@@ -48,6 +49,8 @@ export interface VoiceCallOptions {
   outputStages?: Stage[];
   /** Pass-through stages at the tail, after the output (silence clock, recorder). */
   tapStages?: Stage[];
+  /** True while something else (a collect-keypad tool) takes the caller's keys: they make no turn. */
+  keysTaken?: () => boolean;
 }
 
 /** What the session hands the engine's voice factory: the conversation it owns. */
@@ -55,6 +58,8 @@ export interface VoiceConversation {
   llm: LlmStageOptions;
   tracker: TurnTracker;
   tapStages: Stage[];
+  /** True while something else (a collect-keypad tool) takes the caller's keys. */
+  keysTaken?: () => boolean;
 }
 
 /** Builds the voice pipeline of an audio leg (the engine knows the providers and the assistant's settings). */
@@ -101,6 +106,7 @@ export class VoiceCall {
         clock,
         finalize: () => this.stt?.finalize(),
       }),
+      new KeypadStage({ floor, clock, keysTaken: options.keysTaken }),
       new LlmStage(options.llm),
       new SentenceAggregator(),
       new TtsStage(options.tts.provider, options.tts.options),
@@ -176,6 +182,11 @@ export class VoiceCall {
   /** The leg knows the caller's words (sandbox): they are the transcript. */
   customerSaid(text: string): void {
     this.pipeline.push({ kind: 'customer-said', turn: this.pipeline.turns.current, text, at: this.options.clock.now() });
+  }
+
+  /** A key the caller pressed (the leg's DTMF): a `dtmf` frame at the head, like the caller's audio. */
+  dtmf(digit: string): void {
+    this.pipeline.push({ kind: 'dtmf', turn: this.pipeline.turns.current, digit, at: this.options.clock.now() });
   }
 
   /** The call is over: stops playback, cancels every turn, releases the providers. */

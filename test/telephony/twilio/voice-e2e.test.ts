@@ -7,7 +7,8 @@
  * `make_call` and from a running campaign reach `completed` with the transcript of what was
  * said, and the person heard the assistant's replies (matched back to the spoken sentences);
  * barge-in: talking over a reply gets Twilio a `clear`, the person stops hearing the reply and
- * the transcript keeps only what was heard.
+ * the transcript keeps only what was heard; keys the person presses reach the session and the
+ * model as a caller turn (`[keypad: 42#]`, src/calls/voice/keypad.ts).
  *
  * Real pace (double speed 1): the service hands audio out paced at real time, so a faster
  * double would play each frame as it arrives and hear gaps.
@@ -35,6 +36,7 @@ const STOP = fixture('wait-stop');
 const SLOTS =
   'On Friday afternoon I can offer you two o clock, half past two, three o clock, a quarter to four, or five in the evening, and if none of these suit you there is still Saturday morning.';
 const WHAT_INSTEAD = 'Of course, what would you like instead?';
+const OPTION = 'Option forty two it is, goodbye!';
 
 let voice: VoiceDoubles;
 let double: TwilioDouble;
@@ -49,6 +51,7 @@ beforeAll(async () => {
   voice.llm.on(YES.text, { text: GOODBYE, toolCalls: [{ id: 'end-1', name: 'end-call', args: {} }] });
   voice.llm.on(FRIDAY.text, { text: SLOTS });
   voice.llm.on(STOP.text, { text: WHAT_INSTEAD });
+  voice.llm.on('[keypad: 42#]', { text: OPTION, toolCalls: [{ id: 'end-2', name: 'end-call', args: {} }] });
   double = await TwilioDouble.start({
     route: (url) => url.replace(PUBLIC.replace('https', 'wss'), local.replace('http', 'ws')).replace(PUBLIC, local),
   });
@@ -218,5 +221,27 @@ describe('Twilio calls through the voice core', () => {
     expect(lines.slice(3)).toEqual([`Customer: ${STOP.text}`, `AI: ${WHAT_INSTEAD}`]);
     const turns = (await user.get(`/api/user/calls/${callId}/turns`)).body.data;
     expect(turns.find((turn: { caller_text: string | null }) => turn.caller_text === FRIDAY.text)).toMatchObject({ interrupted: true });
+  }, 90_000);
+
+  it('DTMF: the keys the person presses reach the session as a caller turn the model answers', async () => {
+    double.script('+14155550714', {
+      ringMs: 300,
+      steps: [{ waitForAssistant: { timeoutMs: 15_000 } }, { dtmf: '42#' }, { waitForAssistant: { timeoutMs: 15_000 } }],
+    });
+    const before = voice.llm.received.length;
+    const res = await user.post('/api/user/make_call', { phone_number: '+14155550714', assistant_id: assistantId });
+    const callId = Number(res.body.call_id);
+    const call = await double.callTo('+14155550714');
+    await call.done;
+    const row = await finished(callId);
+    expect(row.status, describeCall(call)).toBe('completed');
+    expect(call.person!.events.filter((e) => e.type === 'out:dtmf').map((e) => e.detail)).toEqual(['4', '2', '#']);
+    expect(row.transcript.split('\n')).toEqual([`AI: ${GREETING}`, 'Customer: [keypad: 42#]', `AI: ${OPTION}`]);
+    // The model read the keys as the caller's message.
+    const asked = voice.llm.received.slice(before).filter((r) => r.body?.stream);
+    expect(asked.some((r) => r.body.messages.at(-1)?.content === '[keypad: 42#]')).toBe(true);
+    expect(heardSentences(call.person!).map((s) => s.text)).toEqual([GREETING, OPTION]);
+    const turns = (await user.get(`/api/user/calls/${callId}/turns`)).body.data;
+    expect(turns.map((turn: { caller_text: string | null }) => turn.caller_text)).toContain('[keypad: 42#]');
   }, 90_000);
 });
