@@ -1,56 +1,42 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { build as prettyStream } from 'pino-pretty';
+import { REDACTED, redactLogLine, redactPaths, redactText, scrubUrls } from './lib/redact.js';
 
 /** `auto`: readable lines when stdout is a terminal, one JSON object per line otherwise. */
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /**
  * Log options shared by the HTTP server and the background parts. Secrets and personal
- * data never belong in a log line: the redact list is a safety net, not a licence.
+ * data never belong in a log line: the redaction list (src/lib/redact.ts) is a safety net,
+ * not a licence. It is applied twice: pino's `redact` paths for the usual places of secret
+ * fields, and every finished line (`streamWrite`), message and nested fields included, so a
+ * secret, e-mail address, phone number or URL query in any field of any line is caught.
  */
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'headers.authorization',
-        '*.headers.authorization',
-        'token',
-        '*.token',
-        'phone_number',
-        '*.phone_number',
-        'transcript',
-        '*.transcript',
-      ],
-      censor: '[redacted]',
-    },
+    redact: { paths: redactPaths(), censor: REDACTED },
     serializers: {
       err: serializeError,
       // Query strings may carry phone numbers (call list filters): log the path only.
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      // Anything else logged as `req` (no url) is kept as it is: the redaction list covers it.
+      req: (req: { id?: string; method?: string; url?: unknown }) =>
+        typeof req?.url === 'string' ? { id: req.id, method: req.method, path: req.url.split('?')[0] } : req,
     },
+    hooks: { streamWrite: redactLogLine },
   };
 }
 
-/**
- * Userinfo (`user:password@`) and query strings (webhook secrets, signed links) out of every
- * URL in a text; the path stays so the line still says what was called.
- */
-export function scrubUrls(text: string): string {
-  return text
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1')
-    .replace(/\b((?:https?|wss?):\/\/[^\s?#"'<>]+)[?#][^\s"'<>]*/gi, '$1');
-}
+export { scrubUrls };
 
 /**
  * Errors as pino logs them, minus what must never reach a log: the parameters of a failed
  * query (Drizzle puts them in the message and in `params`: token hashes, e-mail addresses,
- * secrets) and the userinfo and query strings of URLs.
+ * secrets); the rest of the list (URLs, e-mail addresses, …) is applied to the whole line.
  */
 export function serializeError(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
-  const scrub = (v: unknown) => (typeof v === 'string' ? scrubUrls(v.replace(/\nparams: [^\n]*/g, '\nparams: [redacted]')) : v);
+  const scrub = (v: unknown) => (typeof v === 'string' ? redactText(v.replace(/\nparams: [^\n]*/g, '\nparams: [redacted]')) : v);
   const clean = (o: Record<string, unknown>, depth: number): Record<string, unknown> => {
     delete o.params;
     for (const key of ['message', 'stack', 'query', 'url', 'target']) if (key in o) o[key] = scrub(o[key]);
