@@ -18,24 +18,22 @@
  *
  * The assistant's switches are read at every attempt: disabling a webhook stops the
  * messages still waiting for a retry at once. The signing secret is read at every attempt
- * too, so after a rotation every later signature uses the new secret.
+ * too, so after a rotation every later signature uses the new secret. One attempt (sign, send,
+ * classify the answer) is src/webhooks/attempt.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type PgBoss from 'pg-boss';
-import { Webhook } from 'standardwebhooks';
 import type { AppContext } from '../context.js';
 import { executorOf, type CallFinished, type CallFinishedEvents, type SqlExecutor } from '../calls/events.js';
-import { BlockedTargetError, OutboundTimeoutError, outboundRequest } from '../lib/outbound.js';
+import { attemptDelivery, type AttemptResult } from './attempt.js';
 import { loadCallContexts } from './calls.js';
 import type { RecordingLinks } from '../recordings/links.js';
 import { recordingLinksFor } from '../recordings/service.js';
-import { buildPayload, currentUrl, targetsFor, type CallContext, type WebhookKind } from './payload.js';
+import { buildPayload, targetsFor, type CallContext, type WebhookKind } from './payload.js';
 import { inTransaction } from '../db/pool.js';
 
 export const CALL_FINISHED_QUEUE = 'webhooks-call-finished';
 export const DELIVER_QUEUE = 'webhooks-deliver';
-
-/** Call statuses of a call that has not ended yet. */
 
 /** One attempt of one message, as a job on the deliver queue. */
 export interface MessageJob {
@@ -88,19 +86,6 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   maxResponseBytes: 64 * 1024,
   storedBodyChars: 4096,
 };
-
-type Outcome = 'delivered' | 'retry' | 'stop';
-
-interface AttemptResult {
-  url: string;
-  startedAt: Date;
-  statusCode: number | null;
-  durationMs: number | null;
-  error: string | null;
-  /** What goes into webhook_response, or null to leave it as it is. */
-  response: Record<string, unknown> | null;
-  outcome: Outcome;
-}
 
 /** A pg-boss job id (uuid) derived from a name, so the same planned job is never inserted twice. */
 export function jobIdFor(name: string): string {
@@ -271,7 +256,7 @@ export class WebhookDelivery {
           // The call was deleted meanwhile: nothing left to send; the job just completes.
           if (!call || call.userId !== job.data.userId) this.done({ jobId: job.id, msg: job.data, result: null });
           else
-            this.attempt(job.data, call).then(
+            attemptDelivery(job.data, call, { ...this.options, allowPrivate: this.ctx.config.ALLOW_PRIVATE_TARGETS }).then(
               (result) => this.done({ jobId: job.id, msg: job.data, result }),
               (err) => this.abandon([job.id], err),
             );
@@ -326,75 +311,6 @@ export class WebhookDelivery {
         this.release(group.length);
       }
     });
-  }
-
-  /** One attempt of one message; the assistant's switches decide whether it is made at all. */
-  private async attempt(msg: MessageJob, call: CallContext): Promise<AttemptResult> {
-    const url = currentUrl(call, msg.kind);
-    if (url) return this.send(url, msg, call.webhookSecret);
-    return {
-      url: msg.url,
-      startedAt: new Date(),
-      statusCode: null,
-      durationMs: null,
-      error: 'Not sent: the webhook has been disabled.',
-      response: null,
-      outcome: 'stop',
-    };
-  }
-
-  private async send(url: string, msg: MessageJob, secret: string): Promise<AttemptResult> {
-    const startedAt = new Date();
-    const headers = {
-      'content-type': 'application/json',
-      'webhook-id': msg.messageId,
-      'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
-      'webhook-signature': new Webhook(secret).sign(msg.messageId, startedAt, msg.body),
-    };
-    const base = { url, startedAt };
-    const began = performance.now();
-    try {
-      const res = await outboundRequest({
-        url,
-        method: 'POST',
-        headers,
-        body: msg.body,
-        timeoutMs: this.options.attemptTimeoutMs,
-        maxResponseBytes: this.options.maxResponseBytes,
-        allowPrivate: this.ctx.config.ALLOW_PRIVATE_TARGETS,
-      });
-      const response = this.storedResponse(res.status, res.body, res.truncated);
-      const common = { ...base, statusCode: res.status, durationMs: res.durationMs, response };
-      if (res.status >= 200 && res.status < 300) return { ...common, error: null, outcome: 'delivered' };
-      if (res.status === 410) return { ...common, error: 'HTTP 410 Gone: the receiver asked not to be retried.', outcome: 'stop' };
-      if (res.status >= 300 && res.status < 400) {
-        const location = res.headers.location ? ` to ${res.headers.location.slice(0, 500)}` : '';
-        return { ...common, error: `HTTP ${res.status}: redirect${location} not followed.`, outcome: 'retry' };
-      }
-      return { ...common, error: `HTTP ${res.status}`, outcome: 'retry' };
-    } catch (err) {
-      const durationMs = Math.round(performance.now() - began);
-      if (err instanceof BlockedTargetError) {
-        // A refused address stays refused; retrying would only repeat the refusal.
-        return { ...base, statusCode: null, durationMs, response: null, error: err.message, outcome: 'stop' };
-      }
-      const error = err instanceof OutboundTimeoutError ? err.message : `Request failed: ${(err as Error).message}`;
-      return { ...base, statusCode: null, durationMs, response: null, error, outcome: 'retry' };
-    }
-  }
-
-  /** The receiver's answer as stored: its JSON object, else `{status, body}` (body capped). */
-  private storedResponse(status: number, body: string, truncated: boolean): Record<string, unknown> {
-    if (!truncated && body.trim() !== '') {
-      try {
-        const parsed: unknown = JSON.parse(body);
-        if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-      } catch {
-        /* not JSON: stored as text below */
-      }
-    }
-    const cap = this.options.storedBodyChars;
-    return { status, body: body.length > cap ? body.slice(0, cap) : body };
   }
 
   /**
