@@ -55,6 +55,7 @@ export const CLAIM_AND_LOAD = `
          a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
          a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity, a.endpoint_type,
          a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation, a.ambient_sound, a.ambient_sound_volume,
+         a.synthesizer_provider_id, a.transcriber_provider_id,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
          a.builtin_tools, a.timezone AS assistant_timezone,
          (SELECT coalesce(json_agg(json_build_object(
@@ -107,6 +108,8 @@ export interface LoadedCall {
   enable_noise_cancellation: boolean;
   ambient_sound: string;
   ambient_sound_volume: string;
+  synthesizer_provider_id: number | null;
+  transcriber_provider_id: number | null;
   voice_provider: string | null;
   provider_voice_id: string | null;
   language_iso2: string | null;

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
 import { credentialSealer, type CredentialSealer } from '../lib/secrets.js';
 import type { LlmProvider } from '../providers/llm/types.js';
+import { synthesizerById, transcriberById } from '../providers/catalog.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
@@ -321,6 +322,8 @@ export class CallEngine implements CallService {
         noiseCancellation: call.enable_noise_cancellation,
         ambientSound: call.ambient_sound,
         ambientSoundVolume: call.ambient_sound_volume,
+        synthesizerProvider: call.synthesizer_provider_id === null ? null : synthesizerById(call.synthesizer_provider_id)?.code ?? null,
+        transcriberProvider: call.transcriber_provider_id === null ? null : transcriberById(call.transcriber_provider_id)?.code ?? null,
       },
       registry,
       { clock: this.clock, log, vad: this.vad },

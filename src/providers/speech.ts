@@ -61,8 +61,9 @@ export function speechProviders(config: SpeechConfig, keys: AccountKeys = {}, lo
 
   const deepgramKey = keys.deepgram ?? config.DEEPGRAM_API_KEY;
   const stt = openAiEndpoint(config.STT_BASE_URL, config.STT_API_KEY, keys.openai, OPENAI_API_BASE);
+  // Both when both are configured: an assistant's transcriber_provider_id chooses; Deepgram is the default.
   if (deepgramKey) out.stt.push(new DeepgramStt({ url: config.DEEPGRAM_URL, apiKey: deepgramKey }));
-  else if (stt) out.stt.push(new OpenAiStt({ baseUrl: stt.url, apiKey: stt.apiKey, model: config.STT_MODEL }));
+  if (stt) out.stt.push(new OpenAiStt({ baseUrl: stt.url, apiKey: stt.apiKey, model: config.STT_MODEL }));
 
   if (local) out.tts.push(local);
   const elevenLabsKey = keys.elevenlabs ?? config.ELEVENLABS_API_KEY;

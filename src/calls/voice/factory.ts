@@ -2,10 +2,13 @@
  * The engine's side of the voice core: from the assistant's stored settings and the account's
  * provider registry, the factory that builds an audio leg's pipeline.
  *
- * - text-to-speech: the provider the assistant's voice names (its `provider`, `provider_voice_id`),
- *   else the local voice; with neither the call cannot speak and converses in text;
- * - speech-to-text: Deepgram when registered (its key is set), else the OpenAI-compatible
- *   server, else none (only legs that know the caller's words, like the sandbox, converse);
+ * - text-to-speech: the assistant's `synthesizer_provider_id` when that provider is registered
+ *   (with the voice's own id when the voice is that provider's, else the provider's default
+ *   voice); else the provider the assistant's voice names (its `provider`, `provider_voice_id`);
+ *   else the local voice; with none the call cannot speak and converses in text;
+ * - speech-to-text: the assistant's `transcriber_provider_id` when registered, else Deepgram
+ *   when registered (its key is set), else the OpenAI-compatible server, else none (only legs
+ *   that know the caller's words, like the sandbox, converse);
  * - voice activity: the deployment's VAD model (Silero), else the energy fallback (logged).
  */
 import type { Logger } from 'pino';
@@ -27,6 +30,10 @@ export interface AssistantVoiceRow extends VoiceSettingsRow {
   /** `ambient_sound` / `ambient_sound_volume` (src/calls/voice/ambient.ts). */
   ambientSound?: string;
   ambientSoundVolume?: string | number;
+  /** Registry name of the provider `synthesizer_provider_id` selects (src/providers/catalog.ts), if any. */
+  synthesizerProvider?: string | null;
+  /** Registry name of the provider `transcriber_provider_id` selects, if any. */
+  transcriberProvider?: string | null;
 }
 
 /** The deployment's VAD: `prepare` (loads it once) before `model`, which gives one per call, or null when there is none. */
@@ -41,14 +48,20 @@ export function voiceFactory(
   deps: { clock: Clock; log: Logger; vad?: VadModels },
 ): VoiceCallFactory | undefined {
   const { log, clock } = deps;
-  const chosen = ttsOptionsFor(row, 8000);
+  const selected = row.synthesizerProvider ? registry.tts.get(row.synthesizerProvider) : undefined;
+  if (row.synthesizerProvider && !selected) log.warn({ synthesizer: row.synthesizerProvider }, "the assistant's synthesizer provider is not configured; using its voice's provider");
+  // The synthesizer selected on the assistant speaks; the voice's id only when it is that provider's voice.
+  const voiceRow = selected && selected.name !== row.voiceProvider ? { ...row, voiceProvider: selected.name, providerVoiceId: null } : row;
+  const chosen = ttsOptionsFor(voiceRow, 8000);
   const tts = registry.tts.get(chosen.provider) ?? registry.tts.get('local');
   if (!tts) {
     log.warn({ voiceProvider: chosen.provider }, 'no text-to-speech provider for the voice; audio legs cannot speak');
     return undefined;
   }
-  const ttsOptions = tts.name === chosen.provider ? chosen.options : { ...chosen.options, voice: ttsOptionsFor({ ...row, voiceProvider: tts.name, providerVoiceId: null }, 8000).options.voice };
-  const stt = registry.stt.get('deepgram') ?? registry.stt.get('openai') ?? null;
+  const ttsOptions = tts.name === chosen.provider ? chosen.options : { ...chosen.options, voice: ttsOptionsFor({ ...voiceRow, voiceProvider: tts.name, providerVoiceId: null }, 8000).options.voice };
+  const selectedStt = row.transcriberProvider ? registry.stt.get(row.transcriberProvider) : undefined;
+  if (row.transcriberProvider && !selectedStt) log.warn({ transcriber: row.transcriberProvider }, "the assistant's transcriber provider is not configured; using the deployment's");
+  const stt = selectedStt ?? registry.stt.get('deepgram') ?? registry.stt.get('openai') ?? null;
   const endpointType: EndpointType = row.endpointType === 'ai' ? 'ai' : 'vad';
   return (media, conversation) => {
     let vad = deps.vad?.model(media.sampleRate) ?? null;

@@ -33,7 +33,7 @@ describe('startVoiceDoubles', () => {
   it('gives an environment the service configuration accepts, which selects the doubles as providers', () => {
     const config = loadConfig({ ...voice.env });
     const providers = speechProviders(config);
-    expect(providers.stt.map((p) => p.name)).toEqual(['deepgram']);
+    expect(providers.stt.map((p) => p.name)).toEqual(['deepgram', 'openai']);
     expect(providers.tts.map((p) => p.name)).toEqual(['elevenlabs', 'openai']);
     expect(providers.realtime.map((p) => p.name)).toEqual(['openai']);
     expect(config.LLM_BASE_URL).toBe(voice.llm.baseUrl);
