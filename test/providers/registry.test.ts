@@ -47,9 +47,10 @@ describe('speech providers from the configuration', () => {
     expect(providersFromConfig(loadConfig({})).tts.get('local')).toBe(first.tts.get('local'));
   });
 
-  it('speech-to-text: Deepgram when its key is set, else the OpenAI-compatible server at STT_BASE_URL', () => {
+  it('speech-to-text: Deepgram when its key is set, the OpenAI-compatible server at STT_BASE_URL; both when both (the assistant chooses, Deepgram first)', () => {
     expect(names(providersFromConfig(loadConfig({ STT_BASE_URL: 'http://whisper:8000' }))).stt).toEqual(['openai']);
-    expect(names(providersFromConfig(loadConfig({ STT_BASE_URL: 'http://whisper:8000', DEEPGRAM_API_KEY: 'dg' }))).stt).toEqual(['deepgram']);
+    expect(names(providersFromConfig(loadConfig({ DEEPGRAM_API_KEY: 'dg' }))).stt).toEqual(['deepgram']);
+    expect(names(providersFromConfig(loadConfig({ STT_BASE_URL: 'http://whisper:8000', DEEPGRAM_API_KEY: 'dg' }))).stt).toEqual(['deepgram', 'openai']);
   });
 
   it('text-to-speech and realtime by their settings', () => {
