@@ -237,6 +237,8 @@ export class CallSession {
       keysTaken: () => this.deps.builtins?.collectingKeys ?? false,
     });
     this.voice = voice;
+    // Why a provider failed is in the record, not only the log (issue 18).
+    voice.onNote((note) => this.lines.push(note));
     voice.onLine((line) => {
       this.lines.push(`${line.speaker}: ${line.text}`);
       this.deps.leg.caption?.(line.speaker === 'AI' ? 'assistant' : 'user', line.text);

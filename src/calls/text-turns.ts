@@ -104,6 +104,7 @@ export class TextTurns {
       this.deps.log.error({ err: { message: (err as Error).message }, llm: this.deps.llm.label }, 'LLM stage failed; ending the call');
       // The call's record says why, not only the log (issue 18): a note line like the stand-in's.
       h.lines.push(`[the language model failed: ${(err as Error).message.replace(/\s+/g, ' ').slice(0, 200)}]`);
+      h.turns.error({ stage: 'llm', message: (err as Error).message });
       h.messages.push({ role: 'assistant', content: APOLOGY_LINE });
       await this.say(APOLOGY_LINE);
       h.end('ended', 'LLM failure');

@@ -33,6 +33,12 @@ export interface FillerUse {
   reason: FillerReason;
 }
 
+/** A provider that failed during a turn: which stage and what it said (issue 18: the record says why). */
+export interface TurnError {
+  stage: 'stt' | 'llm' | 'tts';
+  message: string;
+}
+
 export interface TurnRecord {
   /** 0-based, in the order the turns began. */
   position: number;
@@ -47,6 +53,8 @@ export interface TurnRecord {
   timings: Record<TurnStage, number | null>;
   bargeIns: BargeIn[];
   fillers: FillerUse[];
+  /** The first provider failure in the turn; null when none failed. */
+  error: TurnError | null;
 }
 
 /** Where finished turns go. `record` never throws and never blocks the conversation. */
@@ -75,6 +83,8 @@ export class TurnTracker {
     /** Monotonic clock value of the start. */
     origin: number;
   } | null = null;
+  /** A failure seen while no turn was open: it belongs to the next one. */
+  private pendingError: TurnError | null = null;
 
   constructor(
     private readonly recorder: TurnRecorder,
@@ -101,8 +111,10 @@ export class TurnTracker {
         timings: { finalTranscript: null, llmFirstToken: null, ttsFirstByte: null, firstAudio: null },
         bargeIns: [],
         fillers: [],
+        error: this.pendingError,
       },
     };
+    this.pendingError = null;
     return this.open.record.position;
   }
 
@@ -144,6 +156,16 @@ export class TurnTracker {
   }
 
   /**
+   * A provider failed. The open turn keeps its first failure; with no turn open (the caller's
+   * speech-to-text failing between turns) the failure is recorded on the next turn.
+   */
+  error(error: TurnError): void {
+    const message = error.message.replace(/\s+/g, ' ').trim().slice(0, 500);
+    if (!this.open) this.pendingError ??= { stage: error.stage, message };
+    else this.open.record.error ??= { stage: error.stage, message };
+  }
+
+  /**
    * Closes the open turn (only if it is still turn `position`, when given) and records it. When interrupted, `heardText` replaces the assistant's
    * text (the caller heard only that much).
    */
@@ -167,8 +189,8 @@ export class TurnTracker {
 
 const INSERT_TURN = `
   INSERT INTO call_turns (call_id, position, kind, started_at, caller_text, assistant_text, interrupted,
-                          final_transcript_ms, llm_first_token_ms, tts_first_byte_ms, first_audio_ms, barge_ins, fillers)
-  VALUES ($1, $2, $3, to_timestamp($4::double precision / 1000), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb)
+                          final_transcript_ms, llm_first_token_ms, tts_first_byte_ms, first_audio_ms, barge_ins, fillers, error)
+  VALUES ($1, $2, $3, to_timestamp($4::double precision / 1000), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14::jsonb)
   ON CONFLICT (call_id, position) DO NOTHING`;
 
 /**
@@ -200,6 +222,7 @@ export class DbTurnRecorder implements TurnRecorder {
       turn.timings.firstAudio,
       JSON.stringify(turn.bargeIns.map((b) => ({ at_ms: b.atMs, heard_text: b.heardText }))),
       JSON.stringify(turn.fillers.map((f) => ({ at_ms: f.atMs, text: f.text, reason: f.reason }))),
+      turn.error === null ? null : JSON.stringify(turn.error),
     ];
     this.chain = this.chain
       .then(async () => {

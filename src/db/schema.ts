@@ -470,6 +470,8 @@ export const callTurns = pgTable('call_turns', {
   bargeIns: jsonb('barge_ins').$type<{ at_ms: number; heard_text: string }[]>().notNull().default([]),
   /** `[{at_ms, text, reason}]`: filler phrases spoken while a tool ran or the LLM was slow. */
   fillers: jsonb('fillers').$type<{ at_ms: number; text: string; reason: string }[]>().notNull().default([]),
+  /** `{stage, message}`: the first provider failure (stt, llm, tts) in this turn; null when none. */
+  error: jsonb('error').$type<{ stage: string; message: string }>(),
 }, (t) => [uniqueIndex('call_turns_call_position_idx').on(t.callId, t.position)]);
 
 // ---------------------------------------------------------------- browser calls

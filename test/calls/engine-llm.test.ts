@@ -126,6 +126,9 @@ describe('a call driven by an OpenAI-compatible LLM', () => {
     expect(record.transcript.split('\n').at(-1)).toBe('AI: I am sorry, I am having technical difficulties. Goodbye.');
     // The record says why (issue 18), on the line before the apology.
     expect(record.transcript.split('\n').at(-2)).toMatch(/^\[the language model failed: .*503.*\]$/);
+    // …and so does the turn it broke.
+    const turns = (await user.get(`/api/user/calls/${res.body.call_id}/turns`)).body.data;
+    expect(turns.at(-1).error).toMatchObject({ stage: 'llm', message: expect.stringContaining('503') });
     expect(record.evaluation).toEqual({});
   });
 });

@@ -44,9 +44,31 @@ describe('TurnTracker', () => {
         timings: { finalTranscript: 200, llmFirstToken: 500, ttsFirstByte: 550, firstAudio: 570 },
         bargeIns: [{ atMs: 1170, heardText: 'Sure, what' }],
         fillers: [{ atMs: 500, text: 'One moment.', reason: 'slow-llm' }],
+        error: null,
       },
     ]);
     expect(turns.active).toBe(false);
+  });
+
+  it("keeps a turn's first provider failure; one seen between turns goes on the next turn", () => {
+    const clock = new FakeClock();
+    const recorder = new MemoryTurnRecorder();
+    const turns = new TurnTracker(recorder, clock);
+    turns.begin('greeting', null);
+    turns.error({ stage: 'tts', message: 'speech request failed with status 500:\n  server_error' });
+    turns.error({ stage: 'stt', message: 'later, not kept' });
+    turns.finish();
+    turns.error({ stage: 'stt', message: 'Deepgram closed the stream: 1011' });
+    turns.error({ stage: 'stt', message: 'a second one between turns, not kept' });
+    turns.begin('reply', 'hello');
+    turns.finish();
+    turns.begin('reply', 'again');
+    turns.finish();
+    expect(recorder.turns.map((r) => r.error)).toEqual([
+      { stage: 'tts', message: 'speech request failed with status 500: server_error' },
+      { stage: 'stt', message: 'Deepgram closed the stream: 1011' },
+      null,
+    ]);
   });
 
   it('a new turn closes the open one; finishing a replaced turn by position does nothing', () => {

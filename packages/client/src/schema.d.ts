@@ -2678,7 +2678,7 @@ export interface paths {
         };
         /**
          * The turns of one of the caller's calls, with each turn's stage timings
-         * @description One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, the LLM's first token, the speech provider's first byte and the first audio frame sent. Turns appear as they finish.
+         * @description One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, the LLM's first token, the speech provider's first byte and the first audio frame sent; and, when a provider failed, which one and why. Turns appear as they finish.
          */
         get: {
             parameters: {
@@ -2708,6 +2708,12 @@ export interface paths {
                                 }[];
                                 /** @description What the caller said (null for turns the assistant started) */
                                 caller_text: string | null;
+                                /** @description The first provider failure in the turn (speech-to-text, the language model, text-to-speech) and the provider's error; null when none failed */
+                                error: {
+                                    message: string;
+                                    /** @enum {string} */
+                                    stage: "stt" | "llm" | "tts";
+                                } | null;
                                 /** @description Filler phrases spoken while a tool ran or the LLM was slow */
                                 fillers: {
                                     at_ms: number;

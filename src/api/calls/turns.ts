@@ -31,6 +31,10 @@ export const turnSchema = z.object({
   fillers: z
     .array(z.object({ at_ms: z.number().int(), text: z.string(), reason: z.enum(['tool', 'slow-llm']) }))
     .describe('Filler phrases spoken while a tool ran or the LLM was slow'),
+  error: z
+    .object({ stage: z.enum(['stt', 'llm', 'tts']), message: z.string() })
+    .nullable()
+    .describe("The first provider failure in the turn (speech-to-text, the language model, text-to-speech) and the provider's error; null when none failed"),
 });
 
 export type TurnJson = z.infer<typeof turnSchema>;
@@ -49,12 +53,13 @@ interface TurnRow {
   first_audio_ms: number | null;
   barge_ins: TurnJson['barge_ins'];
   fillers: TurnJson['fillers'];
+  error: TurnJson['error'];
 }
 
 /** The call (only when it is the user's) and its turns, in one statement; no turn row for a call without turns. */
 const SELECT_TURNS = `
   SELECT c.id AS call_id, t.position, t.kind, t.started_at::text AS started_at, t.caller_text, t.assistant_text, t.interrupted,
-         t.final_transcript_ms, t.llm_first_token_ms, t.tts_first_byte_ms, t.first_audio_ms, t.barge_ins, t.fillers
+         t.final_transcript_ms, t.llm_first_token_ms, t.tts_first_byte_ms, t.first_audio_ms, t.barge_ins, t.fillers, t.error
     FROM calls c
     LEFT JOIN call_turns t ON t.call_id = c.id
    WHERE c.id = $1 AND c.user_id = $2
@@ -76,6 +81,7 @@ export function serializeTurn(row: TurnRow): TurnJson {
     },
     barge_ins: row.barge_ins,
     fillers: row.fillers,
+    error: row.error,
   };
 }
 
@@ -90,7 +96,7 @@ export async function callTurnRoutes(app: FastifyInstance): Promise<void> {
       description:
         "One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, " +
         "filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, " +
-        "the LLM's first token, the speech provider's first byte and the first audio frame sent. Turns appear as they finish.",
+        "the LLM's first token, the speech provider's first byte and the first audio frame sent; and, when a provider failed, which one and why. Turns appear as they finish.",
       params: idParam,
       response: { 200: z.object({ data: z.array(turnSchema) }), 404: messageSchema },
     },

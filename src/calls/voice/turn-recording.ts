@@ -5,7 +5,7 @@
  * records: the caller's end of speech, the final transcript, the LLM's first token, the TTS's
  * first byte, the first audio frame sent, barge-ins and fillers are all visible as frames.
  */
-import type { TurnTracker } from '../turns.js';
+import type { TurnError, TurnTracker } from '../turns.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage } from './pipeline.js';
 
@@ -39,6 +39,11 @@ export class TurnRecordingStage implements Stage {
       case 'hang-up':
         t.finish();
         return;
+      case 'error':
+        // A provider's failure says why a stage never came: on the turn it broke, whichever it is
+        // (a caller-side failure carries the current turn, not necessarily the tracker's).
+        if (isProviderStage(frame.stage)) t.error({ stage: frame.stage, message: frame.message });
+        return;
     }
     // Everything below belongs to the tracker's open turn, and only when that is this frame's turn.
     if (this.positions.get(frame.turn) !== t.current) return;
@@ -69,4 +74,9 @@ export class TurnRecordingStage implements Stage {
         return;
     }
   }
+}
+
+/** The stages that are a provider (the stages' own names; see stt.ts, llm.ts, tts.ts). */
+export function isProviderStage(stage: string): stage is TurnError['stage'] {
+  return stage === 'stt' || stage === 'llm' || stage === 'tts';
 }

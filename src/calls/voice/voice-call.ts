@@ -26,7 +26,7 @@ import { SentenceAggregator } from './sentences.js';
 import { Floor, SPEECH_THRESHOLD, type TurnTakingSettings } from './settings.js';
 import { SttStage } from './stt.js';
 import { TtsStage } from './tts.js';
-import { TurnRecordingStage } from './turn-recording.js';
+import { isProviderStage, TurnRecordingStage } from './turn-recording.js';
 import { TurnTakingStage } from './turn-taking.js';
 import { VadStage, type VadModel } from './vad.js';
 
@@ -70,6 +70,23 @@ export interface TranscriptLine {
   text: string;
 }
 
+/** What the transcript's note line calls each provider stage. */
+const FAILED: Record<'stt' | 'llm' | 'tts', string> = {
+  stt: 'the speech-to-text provider failed',
+  llm: 'the language model failed',
+  tts: 'the text-to-speech provider failed',
+};
+/** Notes per call at most: a provider failing on every turn must not flood the transcript. */
+const MAX_NOTES = 5;
+
+/**
+ * The transcript's note line for a provider failure, in the bracketed form of the LLM's
+ * (src/calls/session.ts) and the stand-in's: `[the text-to-speech provider failed: <error>]`.
+ */
+export function failureNote(stage: 'stt' | 'llm' | 'tts', message: string): string {
+  return `[${FAILED[stage]}: ${message.replace(/\s+/g, ' ').trim().slice(0, 200)}]`;
+}
+
 export class VoiceCall {
   readonly pipeline: Pipeline;
   readonly floor = new Floor();
@@ -77,6 +94,8 @@ export class VoiceCall {
   private readonly stt: SttStage | null;
   private readonly lineListeners: ((line: TranscriptLine) => void)[] = [];
   private readonly frameListeners: ((frame: Frame) => void)[] = [];
+  private readonly noteListeners: ((note: string) => void)[] = [];
+  private readonly notes = new Set<string>();
 
   constructor(private readonly options: VoiceCallOptions) {
     const { media, clock, log, turnTaking } = options;
@@ -127,6 +146,11 @@ export class VoiceCall {
     this.lineListeners.push(listener);
   }
 
+  /** Note lines for the transcript: why a provider failed (speech-to-text, LLM, text-to-speech). */
+  onNote(listener: (note: string) => void): void {
+    this.noteListeners.push(listener);
+  }
+
   /** Every frame that leaves the pipeline. */
   onFrame(listener: (frame: Frame) => void): void;
   onFrame(frame: Frame): void;
@@ -145,6 +169,9 @@ export class VoiceCall {
         break;
       case 'interruption':
         this.line('AI', frame.heardText);
+        break;
+      case 'error':
+        if (isProviderStage(frame.stage)) this.note(failureNote(frame.stage, frame.message));
         break;
     }
     for (const listener of [...this.frameListeners]) listener(frame);
@@ -209,6 +236,13 @@ export class VoiceCall {
       };
       this.frameListeners.push(listener);
     });
+  }
+
+  /** Each distinct failure once (a provider refusing every turn says so once), up to MAX_NOTES. */
+  private note(text: string): void {
+    if (this.notes.has(text) || this.notes.size >= MAX_NOTES) return;
+    this.notes.add(text);
+    for (const l of this.noteListeners) l(text);
   }
 
   private line(speaker: TranscriptLine['speaker'], text: string): void {

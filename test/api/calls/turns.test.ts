@@ -34,6 +34,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
         firstAudioMs: 530,
         bargeIns: [{ at_ms: 1900, heard_text: 'Sure, what' }],
         fillers: [{ at_ms: 800, text: 'One moment.', reason: 'tool' }],
+        error: { stage: 'tts', message: 'OpenAI-compatible TTS: speech request timed out' },
       },
       { callId: call.id, position: 0, kind: 'greeting', startedAt: '2026-11-24 10:00:00+00', assistantText: 'Hello!', ttsFirstByteMs: 90, firstAudioMs: 95 },
     ]);
@@ -51,6 +52,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
           timings: { final_transcript_ms: null, llm_first_token_ms: null, tts_first_byte_ms: 90, first_audio_ms: 95 },
           barge_ins: [],
           fillers: [],
+          error: null,
         },
         {
           position: 1,
@@ -62,6 +64,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
           timings: { final_transcript_ms: 180, llm_first_token_ms: 420, tts_first_byte_ms: 510, first_audio_ms: 530 },
           barge_ins: [{ at_ms: 1900, heard_text: 'Sure, what' }],
           fillers: [{ at_ms: 800, text: 'One moment.', reason: 'tool' }],
+          error: { stage: 'tts', message: 'OpenAI-compatible TTS: speech request timed out' },
         },
       ],
     });

@@ -170,6 +170,7 @@ describe('TurnRecordingStage', () => {
         timings: { finalTranscript: 150, llmFirstToken: 400, ttsFirstByte: 500, firstAudio: 510 },
         bargeIns: [{ atMs: 1000, heardText: 'Sure, what' }],
         fillers: [{ atMs: 460, text: 'One moment.', reason: 'tool' }],
+        error: null,
       },
     ]);
   });
