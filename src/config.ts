@@ -26,6 +26,11 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT: z.coerce.number().positive().max(3600).default(30),
   /** Seconds a client may take to send the request headers. */
   HTTP_HEADERS_TIMEOUT: z.coerce.number().positive().max(3600).default(10),
+  /**
+   * Seconds live calls may go on after SIGTERM/SIGINT before the rest are ended ("the service
+   * shut down"); meanwhile no new calls or dialer work are taken (src/service.ts).
+   */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   SANDBOX_TIME_SCALE: z.coerce.number().min(0).default(1),
   WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   /** Days a finished webhook message's delivery log is kept (src/webhooks/retention.ts); 0 keeps it forever. */

@@ -26,6 +26,8 @@ export interface AppContext {
   providers: ProviderRegistry;
   /** A short random id of this process, stored on live calls for crash recovery. */
   instanceId: string;
+  /** Set when the process begins to shut down (src/service.ts): /ready answers 503 from then on. */
+  shuttingDown?: boolean;
   /** Long-running parts, each optional so the HTTP layer can run without them in tests. */
   services: Services;
 }

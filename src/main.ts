@@ -22,6 +22,9 @@ function firstStartBanner(tokens: { adminToken?: string; demoToken?: string }, b
   return lines.join('\n') + '\n';
 }
 
+/** Beyond the grace period: post-call work (30 s), webhooks (25 s), settling leads (10 s), the job queue (10 s), and some. */
+const SHUTDOWN_BACKSTOP_SECONDS = 90;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -49,8 +52,13 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 30_000);
+    log.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'shutting down');
+    // Every step of the shutdown is bounded (grace period, post-call work, webhooks, job
+    // queue); this is the backstop should one hang anyway.
+    const force = setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, (config.SHUTDOWN_GRACE_SECONDS + SHUTDOWN_BACKSTOP_SECONDS) * 1000);
     force.unref();
     await service.close();
     process.exit(0);

@@ -14,7 +14,17 @@ export interface BackgroundPart {
    */
   provides?: Partial<Services>;
   start(): Promise<void>;
-  /** Stop taking new work; let work in flight finish (bounded). */
+  /**
+   * Shutdown, step 1 (every part, in reverse start order, at once): take no new work — no new
+   * calls, no dialer claims. The part keeps serving the work it has.
+   */
+  quiesce?(): Promise<void>;
+  /**
+   * Shutdown, step 2 (in start order, after every part quiesced): finish the work in flight,
+   * bounded — live calls within the grace period, then their events and webhooks.
+   */
+  drain?(): Promise<void>;
+  /** Shutdown, step 3 (reverse start order): stop; let what is left finish (bounded). */
   stop(): Promise<void>;
 }
 

@@ -109,8 +109,20 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   let tracing: Tracing | undefined;
 
   let closing = false;
+  let ctx: AppContext | undefined;
   const close = async () => {
     closing = true;
+    // Draining first, with the HTTP server still open: /ready turns 503 and no new calls or
+    // dialer work are taken, while live calls (their media sockets and carrier callbacks
+    // included) go on for the grace period; then their post-call processing, events and
+    // webhooks run. Each step is bounded by its part.
+    if (ctx) ctx.shuttingDown = true;
+    for (const part of [...parts].reverse()) {
+      await part.quiesce?.().catch((err) => log.error({ err, part: part.name }, 'quiescing background part failed'));
+    }
+    for (const part of parts) {
+      await part.drain?.().catch((err) => log.error({ err, part: part.name }, 'draining background part failed'));
+    }
     await app?.close().catch((err) => log.error({ err }, 'closing HTTP server failed'));
     await accountChanges?.stop();
     for (const part of [...parts].reverse()) {
@@ -132,7 +144,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       ? await bootstrapIfEmpty(database.db, { adminTokenFromEnv: config.ADMIN_TOKEN })
       : {};
 
-    const ctx: AppContext = {
+    ctx = {
       config,
       database,
       log,

@@ -24,7 +24,7 @@ import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } f
 import { ToolRunner, type MidCallTool } from './tool-runner.js';
 import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
-import { AssistantMissingError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
+import { AssistantMissingError, ShuttingDownError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceFactory, type VadModels } from './voice/factory.js';
 
@@ -39,6 +39,11 @@ export interface EngineDeps {
 }
 
 export { AssistantMissingError } from './types.js';
+
+/** The reason a call still live when the shutdown's grace period is over is ended with. */
+export const SHUTDOWN_REASON = 'the service shut down';
+/** After the grace period, how long the ended calls' post-call processing and final records may take. */
+const AFTER_GRACE_MS = 30_000;
 
 interface LiveCall {
   session: CallSession;
@@ -55,7 +60,10 @@ export class CallEngine implements CallService {
   /** Opens the credentials of built-in tools (the Cal.com key). */
   private readonly sealer: CredentialSealer;
   private readonly live = new Map<number, LiveCall>();
+  /** False once the process shuts down: no new calls (`beginShutdown`). */
   private accepting = true;
+  /** True once the grace period is over: not even a call's arriving media stream is run. */
+  private ending = false;
   /** Audio legs converse through the voice core when the deployment can speak (a text-to-speech provider). */
   get speaks(): boolean {
     return this.providers.tts.size > 0;
@@ -94,6 +102,11 @@ export class CallEngine implements CallService {
     return this.live.size;
   }
 
+  /** Whether the engine takes new calls (false while the process shuts down). */
+  get takesCalls(): boolean {
+    return this.accepting;
+  }
+
   /** Ids of the calls this process is running. */
   runningIds(): ReadonlySet<number> {
     return new Set(this.live.keys());
@@ -112,6 +125,7 @@ export class CallEngine implements CallService {
    * whichever instance it reaches.
    */
   async placeCall(input: PlaceCallInput, { defer = false }: { defer?: boolean } = {}): Promise<{ callId: number }> {
+    if (!this.accepting) throw new ShuttingDownError();
     // The hot path of make_call: named (prepared) statements on one connection, no query builder.
     const callId = await inTransaction(this.ctx.database.pool, async (client) => {
       const locked = await client.query({ name: 'sb_calls_lock_limit', text: LOCK_AND_LIMIT, values: [USER_CALLS_LOCK, input.userId] });
@@ -135,8 +149,11 @@ export class CallEngine implements CallService {
    */
   async startCall(callId: number, attach?: { leg: CarrierLeg }): Promise<void> {
     const log = this.ctx.log.child({ callId });
-    if (!this.accepting) {
+    // While shutting down no call is dialed; the media stream of a call placed before (Twilio)
+    // still runs here within the grace period: the call is live, the customer on the line.
+    if (attach ? this.ending : !this.accepting) {
       log.warn('call not started: the service is shutting down (it will be ended by recovery)');
+      attach?.leg.hangUp(SHUTDOWN_REASON);
       return;
     }
     if (this.live.has(callId)) return;
@@ -379,14 +396,27 @@ export class CallEngine implements CallService {
     }
   }
 
-  /** Stops taking calls; lets live calls finish for `graceMs`, then ends the rest (`ended`). */
+  /** Shutdown, step 1: no new calls from now on (placeCall throws ShuttingDownError). */
+  beginShutdown(): void {
+    this.accepting = false;
+  }
+
+  /**
+   * Stops taking calls; lets live calls (also those whose media stream arrives meanwhile)
+   * finish for `graceMs`, then ends the rest (`ended`, SHUTDOWN_REASON) and waits, bounded, for
+   * their post-call processing and final records (which emit their call-finished events).
+   */
   async stop(graceMs = 5_000): Promise<void> {
     this.accepting = false;
-    const all = () => Promise.allSettled([...this.live.values()].map((c) => c.finished));
+    const deadline = Date.now() + graceMs;
+    const settled = () => Promise.allSettled([...this.live.values()].map((c) => c.finished));
+    if (this.live.size > 0) this.ctx.log.info({ calls: this.live.size, graceSeconds: graceMs / 1000 }, 'waiting for live calls to finish');
+    while (this.live.size > 0 && Date.now() < deadline) await Promise.race([settled(), delay(Math.min(1000, deadline - Date.now()))]);
+    this.ending = true;
     if (this.live.size === 0) return;
-    await Promise.race([all(), delay(graceMs)]);
-    for (const c of this.live.values()) c.session.stop('service shutting down');
-    await Promise.race([all(), delay(10_000)]);
+    this.ctx.log.info({ calls: this.live.size }, 'grace period over: ending the live calls');
+    for (const c of this.live.values()) c.session.stop(SHUTDOWN_REASON);
+    await Promise.race([settled(), delay(AFTER_GRACE_MS)]);
   }
 
   /** Resolves when every call running now has finished (tests, benchmarks). */

@@ -6,6 +6,7 @@
  * only if the final record does (a crash can neither lose nor invent one). Delivery is
  * at-least-once: handlers must be idempotent.
  */
+import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 
 export interface CallFinished {
@@ -68,4 +69,25 @@ export class CallFinishedEvents {
 /** Wraps a node-postgres client (e.g. inside BEGIN/COMMIT) as a pg-boss executor. */
 export function executorOf(client: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> }): SqlExecutor {
   return { executeSql: (text, values) => client.query(text, values) };
+}
+
+/**
+ * Shutdown: waits until `queues` hold no job that is due now about a call this instance ran
+ * (`calls.owner_instance`), i.e. the consumers have handled the events of the calls it
+ * finished — a webhook attempt made, a lead settled. Retries planned for later are not waited
+ * for: they are durable jobs any instance works. Bounded by `timeoutMs`; false when it ran out.
+ */
+export async function whenCallJobsHandled(pool: pg.Pool, queues: readonly string[], instanceId: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pgboss.job j
+        WHERE j.name = ANY($1::text[]) AND j.state IN ('created', 'retry', 'active') AND j.start_after <= now()
+          AND EXISTS (SELECT 1 FROM calls c WHERE c.id = (j.data->>'callId')::int AND c.owner_instance = $2)`,
+      [queues, instanceId],
+    );
+    if ((rows[0]?.n ?? 0) === 0) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

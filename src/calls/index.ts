@@ -40,6 +40,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
   const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx) });
   const { pool } = ctx.database;
   const timers: NodeJS.Timeout[] = [];
+  let heartbeatTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   let stopped = false;
 
@@ -64,20 +65,29 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       await checkTwilioPublicUrl(ctx);
       await engine.remote.start();
       if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls run on the offline stand-in');
-      timers.push(
-        setInterval(() => {
-          if (!stopped) heartbeat(pool, ctx.instanceId).catch((err) => ctx.log.error({ err }, 'instance heartbeat failed'));
-        }, HEARTBEAT_INTERVAL_MS),
-        setTimeout(sweep, FIRST_SWEEP_MS),
-        setInterval(sweep, SWEEP_INTERVAL_MS),
-      );
+      heartbeatTimer = setInterval(() => {
+        heartbeat(pool, ctx.instanceId).catch((err) => ctx.log.error({ err }, 'instance heartbeat failed'));
+      }, HEARTBEAT_INTERVAL_MS);
+      heartbeatTimer.unref();
+      timers.push(setTimeout(sweep, FIRST_SWEEP_MS), setInterval(sweep, SWEEP_INTERVAL_MS));
       for (const t of timers) t.unref();
+    },
+    async quiesce() {
+      engine.beginShutdown();
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+    },
+    async drain() {
+      // The heartbeat goes on meanwhile: other instances must not take our live calls for orphans.
+      await sweeping;
+      await engine.stop(ctx.config.SHUTDOWN_GRACE_SECONDS * 1000);
     },
     async stop() {
       stopped = true;
       for (const t of timers) clearTimeout(t);
       await sweeping;
-      await engine.stop();
+      await engine.stop(ctx.config.SHUTDOWN_GRACE_SECONDS * 1000);
+      clearInterval(heartbeatTimer);
       await engine.remote.stop();
       (recordingStore as { close?: () => void }).close?.();
       await forgetInstance(pool, ctx.instanceId).catch(() => undefined);

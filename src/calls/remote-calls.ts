@@ -53,6 +53,7 @@ export const INBOUND_REFUSALS = {
   noAssistant: 'no inbound assistant holds this number',
   inactive: 'the inbound assistant is not active',
   limit: "the account's parallel-call limit is reached",
+  shuttingDown: 'the instance it reached was shutting down',
 } as const;
 
 export class RemoteCalls {
@@ -199,9 +200,10 @@ export class RemoteCalls {
   /**
    * An inbound call on `carrier` to `to`: a call record for the number's inbound assistant
    * with a media token, or a refusal (recorded as a failed call saying why when the number
-   * is an account's). One transaction under the account's call lock, like make_call.
+   * is an account's). One transaction under the account's call lock, like make_call. While
+   * the process shuts down (`shuttingDown`) every call is refused so.
    */
-  async inbound(input: { carrier: string; to: string; from: string; carrierCallId: string }): Promise<InboundDecision & { userId?: number }> {
+  async inbound(input: { carrier: string; to: string; from: string; carrierCallId: string; shuttingDown?: boolean }): Promise<InboundDecision & { userId?: number }> {
     return inTransaction(this.ctx.database.pool, async (client) => {
       const found = await client.query(
         `SELECT p.user_id, u.max_calls_in_parallel AS max, a.id AS assistant_id, a.is_active, a.name AS assistant_name
@@ -222,6 +224,7 @@ export class RemoteCalls {
       const live = await client.query(`SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'ringing', 'in-progress')`, [userId]);
       let reason: string | null = null;
       if (row.assistant_id === null) reason = INBOUND_REFUSALS.noAssistant;
+      else if (input.shuttingDown) reason = INBOUND_REFUSALS.shuttingDown;
       else if (!row.is_active) reason = INBOUND_REFUSALS.inactive;
       else if (Number(live.rows[0].n) >= Number(row.max)) reason = INBOUND_REFUSALS.limit;
       const mediaToken = reason ? null : randomBytes(24).toString('base64url');

@@ -134,17 +134,23 @@ export class CallSession {
     return this.done;
   }
 
-  /** Ends the call from outside (service shutdown): status `ended`. */
+  /**
+   * Ends the call from outside (service shutdown): status `ended`, and the reason as the
+   * transcript's last line — also on a call that never connected, so its record says why.
+   */
   stop(reason: string): void {
     this.deps.clock.clearTimer(this.dialTimer);
-    if (this.answeredAt === null && !this.ended) {
+    if (this.ended) return;
+    const note = `[The call was ended: ${reason}.]`;
+    if (this.answeredAt === null) {
       this.ended = true;
       this.timers.stop();
       this.abort.abort();
       this.deps.leg.hangUp();
-      this.finish('ended', false);
+      this.finish('ended', false, note);
       return;
     }
+    this.lines.push(note);
     this.end('ended', reason);
   }
 
@@ -352,14 +358,14 @@ export class CallSession {
     this.finish(status, this.answeredAt !== null);
   }
 
-  private finish(status: EndStatus, connected: boolean): void {
+  private finish(status: EndStatus, connected: boolean, unconnectedNote = ''): void {
     this.resolve({
       connected,
       status,
       answeredBy: this.answeredBy,
       talkMs: connected && this.answeredAt !== null ? Math.max(0, this.deps.clock.now() - this.answeredAt) : 0,
       // A call that never connected has no conversation, not even the stand-in's note.
-      transcript: connected ? this.lines.join('\n') : '',
+      transcript: connected ? this.lines.join('\n') : unconnectedNote,
       messages: this.messages,
       toolCalls: this.toolRecords,
       customerUtterances: this.customerUtterances,

@@ -23,6 +23,13 @@ export interface PlaceCallInput {
 /** The call's assistant is not the user's (or is gone): no call was created. */
 export class AssistantMissingError extends Error {}
 
+/** The process is shutting down and takes no new calls (src/service.ts): no call was created. */
+export class ShuttingDownError extends Error {
+  constructor() {
+    super('The service is shutting down and takes no new calls; please try again in a moment.');
+  }
+}
+
 export interface CallService {
   /** Whether this engine speaks on audio legs (the voice core); if not, it converses on text legs only. */
   readonly speaks: boolean;

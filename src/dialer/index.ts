@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { AppContext } from '../context.js';
 import { connect } from '../db/pool.js';
 import type { BackgroundPart } from '../parts.js';
+import { whenCallJobsHandled } from '../calls/events.js';
 import { Dialer } from './dialer.js';
 
 export const DIALER_QUEUE = 'dialer-call-finished';
@@ -20,6 +21,8 @@ declare module '../context.js' {
 /** Connections of the dialer's own pool (claims and settlements). */
 const DIALER_POOL_SIZE = 4;
 const SETTLE_CONCURRENCY = 3;
+/** Shutdown: how long the leads of the calls this instance finished may take to be settled. */
+const SHUTDOWN_SETTLE_WAIT_MS = 10_000;
 
 export function dialerPart(ctx: AppContext): BackgroundPart | null {
   const events = ctx.services.callEvents;
@@ -71,6 +74,13 @@ export function dialerPart(ctx: AppContext): BackgroundPart | null {
         { batchSize: 200, pollingIntervalSeconds: 0.5 },
       );
       await dialer.start();
+    },
+    // Shutdown: no new claims at once; the calls already placed are the engine's to finish.
+    quiesce: () => dialer.stop(),
+    // Their leads are settled here (the subscription runs until the job queue stops).
+    async drain() {
+      const done = await whenCallJobsHandled(ctx.database.pool, [DIALER_QUEUE], ctx.instanceId, SHUTDOWN_SETTLE_WAIT_MS);
+      if (!done) ctx.log.warn('shutting down with leads of finished calls not yet settled; another instance or the next start settles them');
     },
     async stop() {
       await dialer.stop();

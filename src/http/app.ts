@@ -178,6 +178,8 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   // ---- operations
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+    // Draining (SIGTERM): a load balancer sends new work elsewhere; live calls go on here.
+    if (ctx.shuttingDown) return reply.code(503).send({ message: 'Shutting down.' });
     try {
       await ctx.database.pool.query('SELECT 1');
       return { status: 'ready' };

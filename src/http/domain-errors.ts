@@ -6,7 +6,7 @@
 import { AccountError } from '../accounts/errors.js';
 import { fieldError, HttpError, notFound } from '../api/toolkit/errors.js';
 import { CallLimitError } from '../calls/limits.js';
-import { AssistantMissingError } from '../calls/types.js';
+import { AssistantMissingError, ShuttingDownError } from '../calls/types.js';
 import { SecretKeyMissingError } from '../lib/secrets.js';
 
 interface DomainErrorRow<E extends Error> {
@@ -46,6 +46,8 @@ const DOMAIN_ERRORS: readonly DomainErrorRow<Error>[] = [
   row(CallLimitError, (err) => new HttpError(429, err.message)),
   // The assistant went away between the route's check and the call's insert.
   row(AssistantMissingError, () => new HttpError(404, 'Assistant not found')),
+  // The process is shutting down (SIGTERM): another instance, or this one restarted, takes the call.
+  row(ShuttingDownError, (err) => new HttpError(503, err.message)),
   // Storing a credential (a user's provider key) needs SECRET_KEY; the message names it.
   row(SecretKeyMissingError, (err) => new HttpError(503, err.message)),
 ];

@@ -4,7 +4,14 @@
  */
 import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
-import { DELIVER_QUEUE, WebhookDelivery } from './delivery.js';
+import { whenCallJobsHandled } from '../calls/events.js';
+import { CALL_FINISHED_QUEUE, DELIVER_QUEUE, WebhookDelivery } from './delivery.js';
+
+/**
+ * Shutdown: how long the webhooks of the calls this instance finished may take to go out
+ * before it stops (one attempt's timeout and some). What is not out by then stays queued.
+ */
+const SHUTDOWN_DELIVERY_WAIT_MS = 25_000;
 
 export function webhookDeliveryPart(ctx: AppContext): BackgroundPart | null {
   const { boss, callEvents } = ctx.services;
@@ -23,5 +30,16 @@ export function webhookDeliveryPart(ctx: AppContext): BackgroundPart | null {
       return res.rows[0]?.n ?? 0;
     },
   );
-  return { name: 'webhooks', provides: { webhooks: delivery }, start: () => delivery.start(), stop: () => delivery.stop() };
+  return {
+    name: 'webhooks',
+    provides: { webhooks: delivery },
+    start: () => delivery.start(),
+    // The calls ended by the shutdown have emitted their events by now (the calls part drains
+    // first): their first attempts are made here; retries planned for later stay durable jobs.
+    drain: async () => {
+      const done = await whenCallJobsHandled(ctx.database.pool, [CALL_FINISHED_QUEUE, DELIVER_QUEUE], ctx.instanceId, SHUTDOWN_DELIVERY_WAIT_MS);
+      if (!done) ctx.log.warn('shutting down with webhooks of finished calls still queued; another instance or the next start sends them');
+    },
+    stop: () => delivery.stop(),
+  };
 }

@@ -71,6 +71,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: 'silent',
     SANDBOX_TIME_SCALE: '0',
+    // A test's close() ends calls still live soon (tests about the grace period set their own).
+    SHUTDOWN_GRACE_SECONDS: '5',
     PUBLIC_BASE_URL: 'http://base.test',
     PUBLIC_APP_URL: 'http://app.test',
     ...env,

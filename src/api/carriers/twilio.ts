@@ -67,7 +67,8 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
     const to = form.get('To') ?? form.get('Called') ?? '';
     const from = form.get('From') ?? form.get('Caller') ?? '';
     const callSid = form.get('CallSid') ?? '';
-    const remote = engine().remote;
+    const e = engine();
+    const remote = e.remote;
     const owner = await remote.numberOwner(TWILIO_CARRIER, to);
     if (!(await verified(req, owner))) throw forbidden();
     reply.type('text/xml');
@@ -75,7 +76,8 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
       req.log.warn({ to }, `inbound Twilio call refused: ${INBOUND_REFUSALS.noAssistant}`);
       return carrier.refusalTwiml(INBOUND_REFUSAL_TEXT);
     }
-    const decision = await remote.inbound({ carrier: TWILIO_CARRIER, to, from, carrierCallId: callSid });
+    // A shutting-down instance answers politely (the caller hears the refusal, the account sees why).
+    const decision = await remote.inbound({ carrier: TWILIO_CARRIER, to, from, carrierCallId: callSid, shuttingDown: !e.takesCalls });
     if (decision.kind === 'refused') {
       req.log.info({ to, callId: decision.callId, reason: decision.reason }, 'inbound Twilio call refused');
       return carrier.refusalTwiml(INBOUND_REFUSAL_TEXT);
