@@ -15,7 +15,7 @@ export interface BackgroundPart {
   provides?: Partial<Services>;
   start(): Promise<void>;
   /**
-   * Shutdown, step 1 (every part, in reverse start order, at once): take no new work — no new
+   * Shutdown, step 1 (every part at once): take no new work — no new
    * calls, no dialer claims. The part keeps serving the work it has.
    */
   quiesce?(): Promise<void>;

@@ -117,9 +117,9 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     // included) go on for the grace period; then their post-call processing, events and
     // webhooks run. Each step is bounded by its part.
     if (ctx) ctx.shuttingDown = true;
-    for (const part of [...parts].reverse()) {
-      await part.quiesce?.().catch((err) => log.error({ err, part: part.name }, 'quiescing background part failed'));
-    }
+    // All at once, so new calls are refused from the first moment (a dialer tick in flight may
+    // still start the calls it created: the engine runs those within the grace period).
+    await Promise.all(parts.map((part) => part.quiesce?.().catch((err) => log.error({ err, part: part.name }, 'quiescing background part failed'))));
     for (const part of parts) {
       await part.drain?.().catch((err) => log.error({ err, part: part.name }, 'draining background part failed'));
     }

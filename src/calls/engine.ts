@@ -62,7 +62,7 @@ export class CallEngine implements CallService {
   private readonly live = new Map<number, LiveCall>();
   /** False once the process shuts down: no new calls (`beginShutdown`). */
   private accepting = true;
-  /** True once the grace period is over: not even a call's arriving media stream is run. */
+  /** True once the grace period is over: not even a call created before is started. */
   private ending = false;
   /** Audio legs converse through the voice core when the deployment can speak (a text-to-speech provider). */
   get speaks(): boolean {
@@ -149,9 +149,10 @@ export class CallEngine implements CallService {
    */
   async startCall(callId: number, attach?: { leg: CarrierLeg }): Promise<void> {
     const log = this.ctx.log.child({ callId });
-    // While shutting down no call is dialed; the media stream of a call placed before (Twilio)
-    // still runs here within the grace period: the call is live, the customer on the line.
-    if (attach ? this.ending : !this.accepting) {
+    // While shutting down no new call is placed (placeCall), but a call created before — by a
+    // dialer tick in flight at the signal, a browser call whose page connects now, a Twilio
+    // call whose media stream arrives now — still runs here within the grace period.
+    if (this.ending) {
       log.warn('call not started: the service is shutting down (it will be ended by recovery)');
       attach?.leg.hangUp(SHUTDOWN_REASON);
       return;

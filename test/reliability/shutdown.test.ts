@@ -3,7 +3,7 @@
  * the service end with exit 0 and no error-level log line. The postmaster runs in its own
  * process group (a terminal's Ctrl-C does not reach it), so the service stops it after the job
  * queue. The signal goes to the service process only: the test's group is the test runner's.
- * (Live calls during shutdown are not covered here yet.)
+ * Live calls during shutdown: test/reliability/shutdown-live-calls.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -11,11 +11,16 @@ export interface MainProcess {
   stdout(): string;
 }
 
-export async function startMain(env: Record<string, string>): Promise<MainProcess> {
+/**
+ * `detached`: the process leads a process group of its own, so a test can signal the whole
+ * group as a terminal's Ctrl-C does (`process.kill(-child.pid, 'SIGINT')`).
+ */
+export async function startMain(env: Record<string, string>, opts: { detached?: boolean } = {}): Promise<MainProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ADMIN_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.detached ?? false,
   });
   let out = '';
   let stdout = '';
