@@ -22,6 +22,8 @@ export const REENGAGEMENT_LINE = 'Are you still there?';
 export const APOLOGY_LINE = 'I am sorry, I am having technical difficulties. Goodbye.';
 /** A carrier that reports neither an answer nor a failure within this time has lost the call. */
 export const DIAL_TIMEOUT_MS = 120_000;
+/** A voicemail box that says nothing for this long after the answer gets the message anyway (docs/decisions.md). */
+export const SILENT_VOICEMAIL_MS = 10_000;
 
 export interface SessionSettings {
   /** Already filled with the call's variables. */
@@ -29,6 +31,12 @@ export interface SessionSettings {
   initialMessage: string;
   waitForCustomer: boolean;
   endCallOnVoicemail: boolean;
+  /**
+   * `voice_mail_message` (already filled with the call's variables): left on a voicemail box
+   * once its greeting has ended, then the call ends `ended_by_assistant`. Empty or absent: the
+   * box is hung up on at once with `endCallOnVoicemail`, else talked to like a person.
+   */
+  voicemailMessage?: string;
   maxDurationSec: number;
   maxSilenceSec: number;
   reengagementSec: number;

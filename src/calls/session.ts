@@ -28,6 +28,7 @@ import {
   DIAL_TIMEOUT_MS,
   END_CALL_TOOL,
   REENGAGEMENT_LINE,
+  SILENT_VOICEMAIL_MS,
   textStages,
   type SessionDeps,
   type SessionHooks,
@@ -60,6 +61,8 @@ export class CallSession {
   private customerUtterances = 0;
   private ended = false;
   private dialTimer: TimerHandle | null = null;
+  /** A voicemail box answered and the message waits for its greeting to end (`voice_mail_message`). */
+  private voicemail: { started: boolean; silentBox: TimerHandle | null } | null = null;
   private resolve!: (result: SessionResult) => void;
   readonly done: Promise<SessionResult>;
 
@@ -172,9 +175,10 @@ export class CallSession {
       case 'answered-by':
         // A late verdict of answering-machine detection (Twilio's asynchronous AMD).
         this.answeredBy = event.answeredBy;
-        if (event.answeredBy === 'machine' && this.settings.endCallOnVoicemail) this.end('ended_by_assistant', 'voicemail');
+        if (event.answeredBy === 'machine') this.onMachine();
         return;
       case 'customer-said':
+        this.heardSomething();
         // On an audio leg the words join the pipeline (they are its transcript).
         if (this.voice) this.voice.customerSaid(event.text);
         else this.onCustomerSaid(this.stages.hear(event));
@@ -198,16 +202,84 @@ export class CallSession {
     this.hooks.onAnswered?.(by);
     this.timers.start();
     if (this.deps.voice && this.deps.leg.media) this.startVoice(this.deps.voice, this.deps.leg.media);
-    if (by === 'machine' && this.settings.endCallOnVoicemail) {
-      this.end('ended_by_assistant', 'voicemail');
+    if (by === 'machine') {
+      this.onMachine();
       return;
     }
-    // A voicemail box greets first; so does the customer when the assistant waits for them.
-    if (this.settings.waitForCustomer || by === 'machine') this.timers.awaitCustomer();
-    else this.greet();
+    if (!this.settings.waitForCustomer) {
+      this.greet();
+      return;
+    }
+    // The customer speaks first: on an audio leg the opening line answers their first turn
+    // (after the VAD's end of speech and the endpoint), never the answer itself.
+    const opening = this.settings.initialMessage.trim();
+    if (this.voice && opening !== '') {
+      void this.voice.answerNextTurnWith(opening, 'greeting', (callerText) => {
+        this.greeted = true;
+        this.messages.push({ role: 'user', content: callerText }, { role: 'assistant', content: opening });
+      });
+    }
+    this.timers.awaitCustomer();
+  }
+
+  /**
+   * Answered by a machine. With a voicemail message: it is left once the box's greeting has
+   * ended (the caller's end of turn: VAD silence after the greeting, or the leg's words), then
+   * the assistant hangs up. Without one: hang up at once with end_call_on_voicemail, else the
+   * box is talked to like a person (it greets first).
+   */
+  private onMachine(): void {
+    if (this.voicemail || this.ended) return;
+    const message = this.settings.voicemailMessage?.trim() ?? '';
+    if (message === '') {
+      if (this.settings.endCallOnVoicemail) this.end('ended_by_assistant', 'voicemail');
+      else this.timers.awaitCustomer();
+      return;
+    }
+    // No re-engagement into a voicemail box; the silent-box timer stands in for it.
+    this.timers.activity();
+    this.voicemail = { started: false, silentBox: this.deps.clock.setTimer(SILENT_VOICEMAIL_MS, () => this.leaveVoicemail(null)) };
+    this.voice?.answerNextTurnWith(message, 'voicemail', () => this.voicemailStarted()).then(
+      () => this.end('ended_by_assistant', 'voicemail message left'),
+      () => undefined,
+    );
+  }
+
+  private voicemailStarted(): void {
+    if (!this.voicemail) return;
+    this.voicemail.started = true;
+    this.deps.clock.clearTimer(this.voicemail.silentBox);
+  }
+
+  /** The caller's (or the box's) first sound: a box that speaks is not silent. */
+  private heardSomething(): void {
+    if (this.voicemail) this.deps.clock.clearTimer(this.voicemail.silentBox);
+  }
+
+  /** Leaves the voicemail message now: after the box's greeting (text legs), or on a silent box. */
+  private leaveVoicemail(greeting: string | null): void {
+    const vm = this.voicemail;
+    if (!vm || vm.started || this.ended) return;
+    this.voicemailStarted();
+    const message = this.settings.voicemailMessage!.trim();
+    if (this.voice) {
+      this.voice.cancelScriptedReply();
+      void this.voice.say(message, 'voicemail').then(() => this.end('ended_by_assistant', 'voicemail message left'));
+      return;
+    }
+    if (greeting !== null) this.lines.push(`Customer: ${greeting}`);
+    const position = this.turns.begin('voicemail', greeting);
+    void this.text.say(message).then(() => {
+      this.turns.finish({ position });
+      this.end('ended_by_assistant', 'voicemail message left');
+    });
   }
 
   private onCustomerSaid(text: string): void {
+    if (this.voicemail) {
+      this.leaveVoicemail(text);
+      return;
+    }
     this.customerUtterances++;
     this.lines.push(`Customer: ${text}`);
     this.messages.push({ role: 'user', content: text });
@@ -252,6 +324,7 @@ export class CallSession {
     });
     voice.onFrame((frame) => {
       if (this.ended) return;
+      if (frame.kind === 'speech-started') this.heardSomething();
       this.fillersFor(frame);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
@@ -348,6 +421,7 @@ export class CallSession {
     if (this.ended) return;
     this.ended = true;
     this.fillers.cancel();
+    this.deps.clock.clearTimer(this.voicemail?.silentBox);
     // Stops playback and the providers; the turn in progress is recorded as it stands.
     if (this.voice) void this.voice.close(reason).catch((err: unknown) => this.deps.log.warn({ err }, 'closing the voice pipeline failed'));
     this.turns.finish();

@@ -249,6 +249,8 @@ export const assistants = pgTable('assistants', {
   maxSilenceDuration: integer('max_silence_duration').notNull().default(40),
   reengagementInterval: integer('reengagement_interval').notNull().default(30),
   endCallOnVoicemail: boolean('end_call_on_voicemail').notNull().default(false),
+  /** Extension (issue 19): the message left on a voicemail box; null: none (docs/decisions.md). */
+  voiceMailMessage: text('voice_mail_message'),
   llmTemperature: numeric('llm_temperature', { precision: 4, scale: 2 }).notNull().default('0.10'),
   voiceStability: numeric('voice_stability', { precision: 4, scale: 2 }).notNull().default('0.70'),
   voiceSimilarity: numeric('voice_similarity', { precision: 4, scale: 2 }).notNull().default('0.50'),

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../src/calls/index.js';
 import { insertAssistant } from '../support/fixtures.js';
+import { SANDBOX_SCRIPTS } from '../../src/telephony/sandbox/carrier.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
 
 let t: TestService;
@@ -98,6 +99,13 @@ describe('sandbox outcomes by the last two digits', () => {
       assistant_phone_number: assistantPhone,
       type: 'outbound',
     });
+  });
+
+  it('…94 with voice_mail_message: the message (its variables filled) is left after the box’s greeting, ended_by_assistant', async () => {
+    const a = await assistant({ voiceMailMessage: 'Hi {{customer_name}}, this is Switchboard. Please call us back.' });
+    const record = await call(a.id, '+4915123456794');
+    expect(record).toMatchObject({ status: 'ended_by_assistant', answered_by: 'machine', client_phone_number: '+4915123456794' });
+    expect(record.transcript.split('\n')).toEqual([NOTE, `Customer: ${SANDBOX_SCRIPTS.voicemail}`, 'AI: Hi Ada, this is Switchboard. Please call us back.']);
   });
 
   it('…95 is a person who hangs up mid-conversation: ended_by_customer', async () => {

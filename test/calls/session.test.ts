@@ -4,7 +4,7 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { CallSession, END_CALL_TOOL, REENGAGEMENT_LINE, type SessionSettings, type ToolExecutor } from '../../src/calls/session.js';
+import { CallSession, END_CALL_TOOL, REENGAGEMENT_LINE, SILENT_VOICEMAIL_MS, type SessionSettings, type ToolExecutor } from '../../src/calls/session.js';
 import type { MidCallTool, ToolOutcome } from '../../src/calls/tool-runner.js';
 import { OfflineStandInLlm } from '../../src/providers/llm/stand-in.js';
 import { LlmError, type CompletionRequest, type LlmProvider } from '../../src/providers/llm/types.js';
@@ -172,6 +172,52 @@ describe('who speaks first, voicemail, hang-ups', () => {
     const result = await done;
     expect(result).toMatchObject({ status: 'ended_by_assistant', answeredBy: 'machine', transcript: '' });
     expect(leg.hungUp).toBe(true);
+  });
+
+  it('voice_mail_message: left once the box’s greeting has ended, then ended_by_assistant (with or without end_call_on_voicemail)', async () => {
+    for (const endCallOnVoicemail of [false, true]) {
+      const clock = new FakeClock();
+      const leg = new ManualLeg();
+      const done = new CallSession(settings({ endCallOnVoicemail, voicemailMessage: 'Hi Ada, please call us back.' }), { leg, llm: chatty, tools: noTools, clock, log }).run();
+      leg.emit({ type: 'answered', answeredBy: 'machine' });
+      await clock.advance(2_000);
+      // Nothing is said while the box greets.
+      expect(leg.said).toEqual([]);
+      leg.emit({ type: 'customer-said', text: 'Please leave a message after the tone.' });
+      const result = await done;
+      expect(leg.said).toEqual(['Hi Ada, please call us back.']);
+      expect(result).toMatchObject({ status: 'ended_by_assistant', answeredBy: 'machine' });
+      expect(result.transcript.split('\n')).toEqual(['Customer: Please leave a message after the tone.', 'AI: Hi Ada, please call us back.']);
+      expect(leg.hungUp).toBe(true);
+    }
+  });
+
+  it('voice_mail_message: a box that stays silent gets the message after SILENT_VOICEMAIL_MS', async () => {
+    const clock = new FakeClock();
+    const leg = new ManualLeg();
+    let over = false;
+    const done = new CallSession(settings({ voicemailMessage: 'Please call back.' }), { leg, llm: chatty, tools: noTools, clock, log })
+      .run()
+      .then((r) => ((over = true), r));
+    leg.emit({ type: 'answered', answeredBy: 'machine' });
+    await clock.advance(SILENT_VOICEMAIL_MS - 1);
+    expect(leg.said).toEqual([]);
+    expect(over).toBe(false);
+    await clock.advance(1);
+    expect(await done).toMatchObject({ status: 'ended_by_assistant', transcript: 'AI: Please call back.' });
+  });
+
+  it('a person (answered by a human) never hears the voicemail message', async () => {
+    const clock = new FakeClock();
+    const leg = new ManualLeg();
+    const done = new CallSession(settings({ voicemailMessage: 'Please call back.' }), { leg, llm: chatty, tools: noTools, clock, log }).run();
+    leg.emit({ type: 'answered', answeredBy: 'human' });
+    await clock.advance(SILENT_VOICEMAIL_MS + 1);
+    leg.emit({ type: 'customer-said', text: 'Hi.' });
+    await clock.advance(10);
+    expect(leg.said).toEqual(['Hello Ada, this is Switchboard.', 'Tell me more.']);
+    leg.emit({ type: 'hung-up' });
+    expect((await done).status).toBe('ended_by_customer');
   });
 
   it('a call that is never answered ends with the carrier’s outcome and no transcript', async () => {

@@ -82,6 +82,7 @@ const SAME_NAME = [
   'allow_interruptions',
   'max_silence_duration',
   'end_call_on_voicemail',
+  'voice_mail_message',
   'status',
   'tools',
   'synthesizer_provider_id',

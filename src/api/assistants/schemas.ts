@@ -106,6 +106,8 @@ export const assistantFields = {
     { error: msg.object },
   ),
   ambient_sound: v.enum(AMBIENT_SOUNDS),
+  /** Extension (issue 19): left on a voicemail box, then the call ends; null or '' clears it. */
+  voice_mail_message: v.string({ max: 1000 }).nullable(),
 };
 
 type Fields = typeof assistantFields;
@@ -175,6 +177,7 @@ export const assistantRecordSchema = z.object({
   reengagement_interval: int(),
   deleted_at: z.string().nullable(),
   end_call_on_voicemail: int().describe('1 yes, 0 no'),
+  voice_mail_message: z.string().nullable().describe('extension: the message left on a voicemail box (null: none)'),
   llm_temperature: z.string(),
   voice_stability: z.string(),
   voice_similarity: z.string(),

@@ -1,7 +1,7 @@
 /**
  * One audio call's voice pipeline, composed from the assistant's settings:
  *
- *   leg audio ─▶ vad ─▶ stt ─▶ interruption ─▶ turn-taking ─▶ keypad ─▶ llm ─▶ sentences ─▶ tts ─▶ output ─▶ turn-recording ─▶ session
+ *   leg audio ─▶ vad ─▶ stt ─▶ interruption ─▶ turn-taking ─▶ keypad ─▶ (scripted reply) ─▶ llm ─▶ sentences ─▶ tts ─▶ output ─▶ turn-recording ─▶ session
  *                 ▲                 │ cancel(turn)                   ▲                        │ media.play/mark/clear
  *                 └─ barge-in rule while the assistant holds the floor └── interruption (heard) ◀┘
  *
@@ -22,6 +22,7 @@ import { LlmStage, type LlmStageOptions } from './llm.js';
 import { OutputStage } from './output.js';
 import { Pipeline, type Stage } from './pipeline.js';
 import { bargeInRule, endpointRule } from './sensitivity.js';
+import { ScriptedReplyStage } from './scripted-reply.js';
 import { SentenceAggregator } from './sentences.js';
 import { Floor, SPEECH_THRESHOLD, type TurnTakingSettings } from './settings.js';
 import { SttStage } from './stt.js';
@@ -92,6 +93,7 @@ export class VoiceCall {
   readonly floor = new Floor();
   readonly output: OutputStage;
   private readonly stt: SttStage | null;
+  private readonly scripted = new ScriptedReplyStage();
   private readonly lineListeners: ((line: TranscriptLine) => void)[] = [];
   private readonly frameListeners: ((frame: Frame) => void)[] = [];
   private readonly noteListeners: ((note: string) => void)[] = [];
@@ -126,6 +128,7 @@ export class VoiceCall {
         finalize: () => this.stt?.finalize(),
       }),
       new KeypadStage({ floor, clock, keysTaken: options.keysTaken }),
+      this.scripted,
       new LlmStage(options.llm),
       new SentenceAggregator(),
       new TtsStage(options.tts.provider, options.tts.options),
@@ -188,6 +191,29 @@ export class VoiceCall {
     this.pipeline.pushAt('sentences', { kind: 'speak', turn, text, source: 'scripted', at });
     this.pipeline.pushAt('sentences', { kind: 'speak-end', turn, at });
     return done;
+  }
+
+  /**
+   * The caller's next turn is answered with `text` (a turn of `kind`) instead of the model:
+   * `onStart` gets the caller's words when the turn begins; resolves when the line was played
+   * (or cut off). The opening line of wait_for_customer, the voicemail message.
+   */
+  answerNextTurnWith(text: string, kind: TurnKind, onStart?: (callerText: string) => void): Promise<void> {
+    return new Promise((resolve) =>
+      this.scripted.next({
+        text,
+        kind,
+        onStart: (callerText, turn) => {
+          onStart?.(callerText);
+          void this.turnOver(turn).then(resolve);
+        },
+      }),
+    );
+  }
+
+  /** The scripted answer waiting for the caller's next turn is not said after all. */
+  cancelScriptedReply(): void {
+    this.scripted.clear();
   }
 
   /** A filler phrase in the assistant's current turn (while a tool runs or the LLM is slow): said, not in the LLM history. */

@@ -31,6 +31,8 @@ const RECORD_TYPES: Record<string, string> = {
   send_webhook_only_on_completed: 'boolean', include_recording_in_webhook: 'boolean', interrupt_sensitivity: 'number',
   filler_config: 'object', knowledgebase_id: 'integer|null', knowledgebase_mode: 'string', min_interrupt_words: 'integer',
   ambient_sound_volume: 'string', widget_settings: 'object',
+  // extension (issue 19, docs/decisions.md): the message left on a voicemail box
+  voice_mail_message: 'string|null',
 };
 
 function jsonType(x: unknown): string {

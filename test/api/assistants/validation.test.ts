@@ -219,6 +219,17 @@ const table = (): Row[] => [
     bad: [{ value: s(501), message: 'The end call tool.description field must not be greater than 500 characters.' }, { value: 5 }],
   },
   {
+    // Extension (issue 19): the message left on a voicemail box; '' and null clear it.
+    field: 'voice_mail_message',
+    ok: [
+      { value: s(1000), read: rec('voice_mail_message'), want: s(1000) },
+      { value: '  Hi {{customer_name}}, please call back.  ', read: rec('voice_mail_message'), want: 'Hi {{customer_name}}, please call back.' },
+      { value: '', read: rec('voice_mail_message'), want: null },
+      { value: null, read: rec('voice_mail_message'), want: null },
+    ],
+    bad: [{ value: s(1001), message: 'The voice mail message field must not be greater than 1000 characters.' }, { value: 5, message: 'The voice mail message field must be a string.' }],
+  },
+  {
     field: 're_engagement_interval',
     ok: [{ value: 7, read: rec('reengagement_interval'), want: 7 }, { value: 600, read: rec('reengagement_interval'), want: 600 }],
     bad: [{ value: 6, message: 'The re engagement interval field must be between 7 and 600.' }, { value: 601 }, { value: '30' }],
