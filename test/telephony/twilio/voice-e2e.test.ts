@@ -31,7 +31,9 @@ const YES = fixture('yes-that-works');
 const OFFER = 'Of course, would tomorrow at ten suit you?';
 const GOODBYE = 'Great, see you tomorrow at ten, goodbye!';
 const FRIDAY = fixture('friday-afternoon');
-const STOP = fixture('wait-stop');
+// Long enough that the VAD's barge-in rule (default interrupt_sensitivity: 0.8 for 280 ms) always
+// fires; the two short words of 'wait-stop' only just pass it and sometimes do not.
+const INTERRUPTION = fixture('long-interruption');
 /** Long enough that the person talks over it. */
 const SLOTS =
   'On Friday afternoon I can offer you two o clock, half past two, three o clock, a quarter to four, or five in the evening, and if none of these suit you there is still Saturday morning.';
@@ -50,7 +52,7 @@ beforeAll(async () => {
   voice.llm.on(QUESTION.text, { text: OFFER });
   voice.llm.on(YES.text, { text: GOODBYE, toolCalls: [{ id: 'end-1', name: 'end-call', args: {} }] });
   voice.llm.on(FRIDAY.text, { text: SLOTS });
-  voice.llm.on(STOP.text, { text: WHAT_INSTEAD });
+  voice.llm.on(INTERRUPTION.text, { text: WHAT_INSTEAD });
   voice.llm.on('[keypad: 42#]', { text: OPTION, toolCalls: [{ id: 'end-2', name: 'end-call', args: {} }] });
   double = await TwilioDouble.start({
     route: (url) => url.replace(PUBLIC.replace('https', 'wss'), local.replace('http', 'ws')).replace(PUBLIC, local),
@@ -177,7 +179,7 @@ describe('Twilio calls through the voice core', () => {
         { waitForAssistant: { timeoutMs: 15_000 } },
         { say: voice.fixture(FRIDAY.name, 8000), label: FRIDAY.name },
         { waitUntilHearing: { afterMs: 1500, timeoutMs: 15_000 } },
-        { say: voice.fixture(STOP.name, 8000), label: STOP.name },
+        { say: voice.fixture(INTERRUPTION.name, 8000), label: INTERRUPTION.name },
         { waitForAssistant: { timeoutMs: 15_000 } },
         { hangUp: true },
       ],
@@ -193,7 +195,7 @@ describe('Twilio calls through the voice core', () => {
     // Twilio was told to drop the reply's queued audio once the person spoke over it.
     expect(person.clears.length, describeCall(call)).toBeGreaterThanOrEqual(1);
     const clearAt = person.clears[0];
-    const interruptionAt = person.events.find((e) => e.type === 'step' && e.detail === `say ${STOP.name}`)!.atMs;
+    const interruptionAt = person.events.find((e) => e.type === 'step' && e.detail === `say ${INTERRUPTION.name}`)!.atMs;
     expect(clearAt).toBeGreaterThanOrEqual(interruptionAt);
     // The person stopped hearing the reply at the clear: the heard audio stops growing there and
     // nothing more plays until the answer to the interruption, after the person finished speaking.
@@ -204,7 +206,7 @@ describe('Twilio calls through the voice core', () => {
     expect(cut.endMs, seen).toBeLessThanOrEqual(clearAt + 40);
     const after = sentences.filter((s) => s.startMs > clearAt);
     expect(after.map((s) => s.text), seen).toEqual([WHAT_INSTEAD]);
-    expect(after[0].startMs).toBeGreaterThan(interruptionAt + STOP.durationMs - 200);
+    expect(after[0].startMs).toBeGreaterThan(interruptionAt + INTERRUPTION.durationMs - 200);
     // Heard: the greeting, a beginning of the slots (not the whole of it), the answer.
     expect(sentences[0].text).toBe(GREETING);
     const fullSlotsMs = (voice.clips.say(SLOTS, 8000).length / 8000) * 1000;
@@ -218,7 +220,7 @@ describe('Twilio calls through the voice core', () => {
     expect(heard.length).toBeGreaterThan(0);
     expect(heard.length).toBeLessThan(SLOTS.length);
     expect(SLOTS.startsWith(heard)).toBe(true);
-    expect(lines.slice(3)).toEqual([`Customer: ${STOP.text}`, `AI: ${WHAT_INSTEAD}`]);
+    expect(lines.slice(3)).toEqual([`Customer: ${INTERRUPTION.text}`, `AI: ${WHAT_INSTEAD}`]);
     const turns = (await user.get(`/api/user/calls/${callId}/turns`)).body.data;
     expect(turns.find((turn: { caller_text: string | null }) => turn.caller_text === FRIDAY.text)).toMatchObject({ interrupted: true });
   }, 90_000);
