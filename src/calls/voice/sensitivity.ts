@@ -4,7 +4,8 @@
  *
  * - `interrupt_sensitivity` → how sure the VAD must be, and for how long the caller must speak,
  *   before the assistant stops talking: threshold 0.85 − 0.1·s (0.85 … 0.35), minimum speech
- *   300 − 40·s ms (300 … 100 ms). The word rule (`min_interrupt_words`) applies on top.
+ *   300 − 50·s ms (300 … 50 ms; the VAD counts it in 32 ms windows, so 5 means two windows).
+ *   The word rule (`min_interrupt_words`) applies on top.
  * - `endpoint_sensitivity` → the caller's silence that ends their turn (`endpoint_type: vad`):
  *   900 − 120·s ms (900 … 300 ms); for `ai` the same value is the STT provider's endpointing,
  *   and its utterance-end fallback is twice that, at least 1000 ms (Deepgram refuses less).
@@ -29,7 +30,7 @@ export interface BargeInRule {
 
 export function bargeInRule(interruptSensitivity: number | string | null | undefined): BargeInRule {
   const s = level(interruptSensitivity, 0.5);
-  return { vadThreshold: round2(0.85 - 0.1 * s), minSpeechMs: Math.round(300 - 40 * s) };
+  return { vadThreshold: round2(0.85 - 0.1 * s), minSpeechMs: Math.round(300 - 50 * s) };
 }
 
 export interface EndpointRule {

@@ -109,17 +109,27 @@ export class SandboxMedia implements LegMedia {
     return Math.max(0, this.playheadEnd - this.clock.now());
   }
 
-  /** The simulated caller speaks: `samples` at the line's rate, delivered in 20 ms frames at real pace. */
+  /**
+   * The simulated caller speaks: `samples` at the line's rate, delivered in 20 ms frames at real
+   * pace. Frame i is due at start + i·20 ms on the clock (not 20 ms after the previous one), as
+   * a carrier's frames come on the carrier's clock: a late timer does not push later frames back.
+   */
   speak(samples: Int16Array): Promise<void> {
     const frame = Math.round(this.sampleRate / 50);
     const frames = Math.ceil(samples.length / frame);
+    const started = this.clock.now();
     return new Promise((resolve) => {
       let i = 0;
       const next = () => {
         if (this.closed || i >= frames) return resolve();
-        this.audioListener(samples.slice(i * frame, (i + 1) * frame));
-        i++;
-        const timer = this.clock.setTimer(20 * this.timeScale, () => {
+        // Every frame that is due by now (a late timer catches up at once, in order).
+        while (i < frames && started + i * 20 * this.timeScale <= this.clock.now() + 0.5) {
+          this.audioListener(samples.slice(i * frame, (i + 1) * frame));
+          i++;
+          if (this.closed) return resolve();
+        }
+        if (i >= frames) return resolve();
+        const timer = this.clock.setTimer(started + i * 20 * this.timeScale - this.clock.now(), () => {
           this.speakTimers.delete(timer);
           next();
         });

@@ -7,15 +7,15 @@ describe('interrupt_sensitivity', () => {
   it('maps 0–5 to a lower VAD threshold and a shorter minimum speech: higher reacts sooner', () => {
     expect([0, 1, 2, 3, 4, 5].map((s) => bargeInRule(s))).toEqual([
       { vadThreshold: 0.85, minSpeechMs: 300 },
-      { vadThreshold: 0.75, minSpeechMs: 260 },
-      { vadThreshold: 0.65, minSpeechMs: 220 },
-      { vadThreshold: 0.55, minSpeechMs: 180 },
-      { vadThreshold: 0.45, minSpeechMs: 140 },
-      { vadThreshold: 0.35, minSpeechMs: 100 },
+      { vadThreshold: 0.75, minSpeechMs: 250 },
+      { vadThreshold: 0.65, minSpeechMs: 200 },
+      { vadThreshold: 0.55, minSpeechMs: 150 },
+      { vadThreshold: 0.45, minSpeechMs: 100 },
+      { vadThreshold: 0.35, minSpeechMs: 50 },
     ]);
   });
   it('reads the column’s numeric text, clamps out-of-range values and defaults what is missing', () => {
-    expect(bargeInRule('0.50')).toEqual({ vadThreshold: 0.8, minSpeechMs: 280 });
+    expect(bargeInRule('0.50')).toEqual({ vadThreshold: 0.8, minSpeechMs: 275 });
     expect(bargeInRule(9)).toEqual(bargeInRule(5));
     expect(bargeInRule(-1)).toEqual(bargeInRule(0));
     expect(bargeInRule('abc')).toEqual(bargeInRule(0.5));

@@ -53,4 +53,29 @@ describe('SandboxMedia', () => {
     await fake.advance(600);
     expect(idle).toBe(1);
   });
+
+  it("delivers the caller's frames on the line's clock: a late timer does not push later frames back", async () => {
+    const fake = new FakeClock();
+    /** Every timer fires 30 ms late (a busy event loop). */
+    const late: Clock = {
+      now: () => fake.now(),
+      setTimer: (ms, fn) => fake.setTimer(ms + 30, fn),
+      clearTimer: (h) => fake.clearTimer(h),
+    };
+    const media = new SandboxMedia(8000, late);
+    const arrivals: number[] = [];
+    media.onAudio((samples) => {
+      expect(samples.length).toBe(160);
+      arrivals.push(fake.now());
+    });
+    const done = media.speak(new Int16Array(160 * 10)); // 200 ms in 20 ms frames
+    await fake.advance(1_000);
+    await done;
+    expect(arrivals).toHaveLength(10);
+    // Frame i is never delivered before start + 20·i, and a late timer catches up: the last
+    // frame comes 30 ms (one late timer) after its time, not 9 × 30 ms.
+    arrivals.forEach((t, i) => expect(t).toBeGreaterThanOrEqual(20 * i));
+    expect(arrivals[9]).toBeLessThanOrEqual(180 + 30);
+  });
 });
+
