@@ -14,6 +14,7 @@ import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/types.js';
 import { BuiltinToolbox } from './builtin-tools/index.js';
+import { loadHandOver } from './hand-over.js';
 import { bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
 import { executorOf } from './events.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
@@ -265,6 +266,7 @@ export class CallEngine implements CallService {
           allowPrivate: this.ctx.config.ALLOW_PRIVATE_TARGETS,
           unseal: (sealed) => this.sealer.unseal(sealed),
           timezone: call.assistant_timezone ?? 'UTC',
+          assistantFor: (id) => loadHandOver({ pool, userId: call.user_id, callVariables: call.call_variables ?? {}, providers: this.providers, log }, id),
         }),
       },
       {

@@ -22,6 +22,8 @@ import { FillerScheduler } from './fillers.js';
 import { SilenceStage } from './voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
 import type { Frame } from './voice/frames.js';
+import type { LlmStageOptions } from './voice/llm.js';
+import { handOverNote, type BuiltinResult } from './builtin-tools/index.js';
 import { TextTurns } from './text-turns.js';
 import {
   DEFAULT_END_CALL_DESCRIPTION,
@@ -66,11 +68,18 @@ export class CallSession {
   private resolve!: (result: SessionResult) => void;
   readonly done: Promise<SessionResult>;
 
+  /** The call's settings; another assistant's replace them when it takes the call over (assistant_transfer). */
+  private readonly settings: SessionSettings;
+  /** The voice pipeline's LLM options (shared: a hand-over changes them in place). */
+  private llmOptions: LlmStageOptions | null = null;
+
   constructor(
-    private readonly settings: SessionSettings,
+    settings: SessionSettings,
     private readonly deps: SessionDeps,
     private readonly hooks: SessionHooks = {},
   ) {
+    this.settings = { ...settings };
+    settings = this.settings;
     this.stages = deps.stages ?? textStages;
     this.turns = deps.turns ?? new TurnTracker(new MemoryTurnRecorder(), deps.clock);
     this.fillers = new FillerScheduler(
@@ -83,15 +92,7 @@ export class CallSession {
     if (deps.llm.transcriptNote) this.lines.push(deps.llm.transcriptNote);
     if (settings.systemPrompt.trim() !== '') this.messages.push({ role: 'system', content: settings.systemPrompt });
     for (const tool of settings.tools) this.toolsByName.set(tool.name, tool);
-    this.specs = [
-      ...settings.tools.map(toolFunction),
-      ...(deps.builtins?.specs ?? []),
-      {
-        name: END_CALL_TOOL,
-        description: deps.builtins?.endCallDescription || settings.endCallDescription?.trim() || DEFAULT_END_CALL_DESCRIPTION,
-        parameters: { type: 'object', properties: {}, additionalProperties: false },
-      },
-    ];
+    this.specs = this.functionSpecs();
     this.timers = new CallTimers(
       deps.clock,
       {
@@ -120,6 +121,68 @@ export class CallSession {
       fillers: this.fillers,
       signal: this.abort.signal,
       end: (status, reason, remote) => this.end(status, reason, remote),
+      switchAssistant: (to) => this.switchAssistant(to),
+    });
+  }
+
+  /** What the LLM may call: mid-call tools, built-ins, end-call (last). */
+  private functionSpecs(): ToolSpec[] {
+    const { settings, deps } = this;
+    return [
+      ...settings.tools.map(toolFunction),
+      ...(deps.builtins?.specs ?? []),
+      {
+        name: END_CALL_TOOL,
+        description: deps.builtins?.endCallDescription || settings.endCallDescription?.trim() || DEFAULT_END_CALL_DESCRIPTION,
+        parameters: { type: 'object', properties: {}, additionalProperties: false },
+      },
+    ];
+  }
+
+  /**
+   * assistant_transfer: another assistant of the user takes the call over — its prompt (the
+   * history's system message), model, tools, built-ins and, on an audio leg, voice. The call's
+   * record keeps one transcript; the note names the assistant that took over.
+   */
+  private switchAssistant({ target }: NonNullable<BuiltinResult['switchTo']>): void {
+    const s = this.settings;
+    Object.assign(s, {
+      systemPrompt: target.systemPrompt,
+      initialMessage: target.initialMessage,
+      model: target.model,
+      temperature: target.temperature,
+      tools: target.tools,
+      endCallDescription: target.endCallDescription,
+    });
+    if (this.messages[0]?.role === 'system') {
+      if (target.systemPrompt.trim() !== '') this.messages[0] = { role: 'system', content: target.systemPrompt };
+      else this.messages.splice(0, 1);
+    } else if (target.systemPrompt.trim() !== '') this.messages.unshift({ role: 'system', content: target.systemPrompt });
+    this.toolsByName.clear();
+    for (const tool of target.tools) this.toolsByName.set(tool.name, tool);
+    this.deps.builtins?.replaceItems(target.builtinTools);
+    this.specs.splice(0, this.specs.length, ...this.functionSpecs());
+    if (this.llmOptions) Object.assign(this.llmOptions, { model: target.model, temperature: target.temperature, tools: target.tools });
+    const media = this.deps.leg.media;
+    if (this.voice && media) {
+      const voice = target.voice(media.sampleRate);
+      if (voice) this.voice.useVoice(voice);
+      else this.deps.log.warn({ assistantId: target.id }, 'the assistant taking over has no voice that can speak; keeping the current one');
+    }
+  }
+
+  /** On an audio leg: the new assistant speaks once the hand-over message has played. */
+  private afterVoiceSwitch(to: NonNullable<BuiltinResult['switchTo']>, turn: number, note: string): void {
+    this.switchAssistant(to);
+    const voice = this.voice!;
+    void voice.turnOver(turn).then(() => {
+      if (this.ended) return;
+      this.lines.push(note);
+      const greeting = this.settings.initialMessage.trim();
+      if (to.greet && greeting !== '') {
+        this.messages.push({ role: 'assistant', content: greeting });
+        void voice.say(greeting, 'greeting');
+      } else voice.respond();
     });
   }
 
@@ -296,8 +359,7 @@ export class CallSession {
   /** An audio leg converses through the voice pipeline; the session keeps the call's life and record. */
   private startVoice(factory: VoiceCallFactory, media: NonNullable<CarrierLeg['media']>): void {
     const s = this.settings;
-    const voice = factory(media, {
-      llm: {
+    const llmOptions: LlmStageOptions = {
         llm: this.deps.llm,
         model: s.model,
         temperature: s.temperature,
@@ -309,7 +371,11 @@ export class CallSession {
         onToolCall: (record) => this.toolRecords.push(record),
         builtins: this.deps.builtins,
         onNote: (line) => this.lines.push(line),
-      },
+        onSwitch: (to, turn) => this.afterVoiceSwitch(to, turn, handOverNote(to.target)),
+      };
+    this.llmOptions = llmOptions;
+    const voice = factory(media, {
+      llm: llmOptions,
       tracker: this.turns,
       tapStages: [new SilenceStage(this.timers)],
       keysTaken: () => this.deps.builtins?.collectingKeys ?? false,

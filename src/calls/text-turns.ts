@@ -10,7 +10,7 @@ import type { CallTimers } from './timers.js';
 import type { TurnTracker, FillerReason } from './turns.js';
 import type { FillerScheduler } from './fillers.js';
 import type { MidCallTool } from './tool-runner.js';
-import type { BuiltinToolbox } from './builtin-tools/index.js';
+import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { withoutPlaceholders } from './variables.js';
 import { APOLOGY_LINE, END_CALL_TOOL, textStages, type SessionDeps, type SessionSettings, type ToolCallRecord } from './session-types.js';
 
@@ -30,6 +30,8 @@ export interface TextTurnHost {
   readonly fillers: FillerScheduler;
   readonly signal: AbortSignal;
   end(status: Exclude<EndStatus, UnconnectedEnd>, reason: string, remote?: boolean): void;
+  /** assistant_transfer: another assistant's settings replace the call's (prompt, model, tools, built-ins). */
+  switchAssistant(to: NonNullable<BuiltinResult['switchTo']>): void;
 }
 
 export class TextTurns {
@@ -152,6 +154,7 @@ export class TextTurns {
       });
       if (text !== '') await this.say(text);
       let endCall = false;
+      let switched: 'switched' | 'greeted' | null = null;
       for (const call of completion.toolCalls) {
         if (h.ended) return;
         if (call.name === END_CALL_TOOL) {
@@ -159,8 +162,15 @@ export class TextTurns {
           h.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
           continue;
         }
+        if (switched) {
+          // Another assistant has the call: the rest of this round is answered, not run (the history stays valid).
+          h.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: 'not run: the call was handed to another assistant' }) });
+          continue;
+        }
         if (this.deps.builtins?.has(call.name)) {
-          if (await this.runBuiltin(this.deps.builtins, call.id, call.name, call.arguments)) return;
+          const step = await this.runBuiltin(this.deps.builtins, call.id, call.name, call.arguments);
+          if (step === true) return;
+          if (step === 'switched' || step === 'greeted') switched = step;
           continue;
         }
         const tool = h.toolsByName.get(call.name);
@@ -174,6 +184,8 @@ export class TextTurns {
         if (h.ended) return;
         h.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
       }
+      if (switched === 'greeted') return;
+      if (switched) continue; // the assistant that took over answers
       if (endCall) {
         h.end('completed', 'the assistant closed the call');
         return;
@@ -182,8 +194,12 @@ export class TextTurns {
     this.deps.log.warn({ llm: this.deps.llm.label }, 'LLM kept calling tools; waiting for the customer');
   }
 
-  /** Runs a built-in tool; true when the call is over (a transfer ended it). */
-  private async runBuiltin(builtins: BuiltinToolbox, callId: string, name: string, args: string): Promise<boolean> {
+  /**
+   * Runs a built-in tool; true when the call is over (a transfer ended it); `switched` when
+   * another assistant took the call over (it answers next), `greeted` when it also said its
+   * opening line (the turn is over).
+   */
+  private async runBuiltin(builtins: BuiltinToolbox, callId: string, name: string, args: string): Promise<boolean | 'switched' | 'greeted'> {
     const h = this.host;
     const started = this.deps.clock.now();
     const outcome = await builtins.run(name, args);
@@ -207,6 +223,14 @@ export class TextTurns {
     if (outcome.say) h.messages.push({ role: 'assistant', content: outcome.say });
     if (failed) h.lines.push('Transfer: the carrier could not transfer the call.');
     else if (outcome.note) h.lines.push(outcome.note);
+    if (outcome.switchTo && !h.ended) {
+      h.switchAssistant(outcome.switchTo);
+      const greeting = this.settings.initialMessage.trim();
+      if (!outcome.switchTo.greet || greeting === '') return 'switched';
+      h.messages.push({ role: 'assistant', content: greeting });
+      await this.say(greeting);
+      return 'greeted';
+    }
     if (!outcome.end || failed || h.ended) return h.ended;
     h.end('completed', outcome.end.reason, handedOver);
     return true;

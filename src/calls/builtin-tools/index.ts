@@ -14,14 +14,18 @@
  *   stop key or the timeout after the last key; the digits are the result.
  * - calendar_integration → `check-availability` and `book-appointment` (Cal.com v2, calcom.ts).
  * - end_call: the session's own `end-call`; an item only gives it its description.
- * Not run in calls yet: warm_call_transfer and assistant_transfer (stored and validated only;
- * see docs/decisions.md).
+ * - assistant_transfer → `transfer-to-assistant`: the call continues with another assistant of
+ *   the same user (its prompt, voice, tools and settings), after `message_before_transfer`; the
+ *   session applies the switch (`switchTo`).
+ * Not run in calls yet: warm_call_transfer (stored and validated only; see docs/decisions.md).
  */
 import type { Logger } from 'pino';
 import type { StoredBuiltinTool } from '../../db/schema.js';
 import type { ToolSpec } from '../../providers/llm/types.js';
 import type { Clock, TimerHandle } from '../../telephony/clock.js';
 import type { CarrierLeg } from '../../telephony/types.js';
+import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
+import type { MidCallTool } from '../tool-runner.js';
 import { availableSlots, createBooking, type CalcomTarget } from './calcom.js';
 
 export interface BuiltinContext {
@@ -34,6 +38,24 @@ export interface BuiltinContext {
   unseal(sealed: string): string;
   /** The assistant's timezone, the default for calendar questions. */
   timezone: string;
+  /** Another assistant of the call's user, ready to take the call over (null: not the user's, or gone). */
+  assistantFor?(assistantId: number): Promise<AssistantHandOver | null>;
+}
+
+/** What another assistant brings to a call it takes over (assistant_transfer). */
+export interface AssistantHandOver {
+  id: number;
+  name: string;
+  /** Filled with the call's variables, like the first assistant's. */
+  systemPrompt: string;
+  initialMessage: string;
+  model: string;
+  temperature: number;
+  tools: MidCallTool[];
+  builtinTools: StoredBuiltinTool[];
+  endCallDescription: string | null;
+  /** Its voice on an audio leg (provider and stream options at the leg's rate), or null when none can speak. */
+  voice(sampleRate: number): { provider: TtsProvider; options: TtsStreamOptions } | null;
 }
 
 /** What the session does with a built-in function's result. */
@@ -50,7 +72,12 @@ export interface BuiltinResult {
    * the carrier's transfer (the line is then no longer ours: no hang-up follows).
    */
   end?: { reason: string; handOver?: () => Promise<void> };
+  /** The call continues with this assistant (assistant_transfer); `greet`: it says its opening line. */
+  switchTo?: { target: AssistantHandOver; greet: boolean };
 }
+
+/** The transcript line of an assistant_transfer: it names the assistant that took the call over. */
+export const handOverNote = (target: Pick<AssistantHandOver, 'id' | 'name'>) => `Assistant transfer: the call continues with assistant ${target.id} (${target.name}).`;
 
 type Handler = (args: Record<string, unknown>) => Promise<BuiltinResult>;
 
@@ -64,9 +91,26 @@ export class BuiltinToolbox {
   private readonly used = new Map<string, number>();
   private digitListener: ((digit: string) => void) | null = null;
   /** The description a built-in end_call item gives the session's end-call function. */
-  readonly endCallDescription: string | null;
+  endCallDescription: string | null = null;
 
   constructor(items: readonly StoredBuiltinTool[], private readonly ctx: BuiltinContext) {
+    this.endCallDescription = this.adopt(items);
+  }
+
+  /**
+   * The functions of another assistant's items replace these (assistant_transfer); the call's
+   * own `end-call` keeps its place. Returns the end_call item's description.
+   */
+  replaceItems(items: readonly StoredBuiltinTool[]): string | null {
+    this.handlers.clear();
+    this.functionSpecs.length = 0;
+    this.used.clear();
+    this.endCallDescription = this.adopt(items);
+    return this.endCallDescription;
+  }
+
+  private adopt(items: readonly StoredBuiltinTool[]): string | null {
+    const ctx = this.ctx;
     let endCall: string | null = null;
     for (const item of items) {
       switch (item.type) {
@@ -141,13 +185,32 @@ export class BuiltinToolbox {
           );
           break;
         }
-        case 'warm_call_transfer':
         case 'assistant_transfer':
+          this.add(
+            'transfer-to-assistant',
+            item.data.description || 'Hand the call over to a colleague assistant who is better placed to help the caller.',
+            noParams,
+            () => this.transferToAssistant(item.data),
+          );
+          break;
+        case 'warm_call_transfer':
           ctx.log.debug({ type: item.type }, 'built-in tool not run in calls yet');
           break;
       }
     }
-    this.endCallDescription = endCall;
+    return endCall;
+  }
+
+  private async transferToAssistant(data: Extract<StoredBuiltinTool, { type: 'assistant_transfer' }>['data']): Promise<BuiltinResult> {
+    const target = (await this.ctx.assistantFor?.(data.assistant_id)) ?? null;
+    if (!target) return { ok: false, content: json({ error: 'the assistant to transfer to is not available' }) };
+    return {
+      ok: true,
+      content: json({ ok: true, transferred_to_assistant: target.name }),
+      say: data.message_before_transfer?.trim() || undefined,
+      note: handOverNote(target),
+      switchTo: { target, greet: data.speak_transfer_greeting },
+    };
   }
 
   get specs(): readonly ToolSpec[] {

@@ -13,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
 import type { Clock } from '../../telephony/clock.js';
 import { NoiseGateStage } from './noise-gate.js';
 import { AmbientStage } from './ambient.js';
@@ -48,17 +49,9 @@ export function voiceFactory(
   deps: { clock: Clock; log: Logger; vad?: VadModels },
 ): VoiceCallFactory | undefined {
   const { log, clock } = deps;
-  const selected = row.synthesizerProvider ? registry.tts.get(row.synthesizerProvider) : undefined;
-  if (row.synthesizerProvider && !selected) log.warn({ synthesizer: row.synthesizerProvider }, "the assistant's synthesizer provider is not configured; using its voice's provider");
-  // The synthesizer selected on the assistant speaks; the voice's id only when it is that provider's voice.
-  const voiceRow = selected && selected.name !== row.voiceProvider ? { ...row, voiceProvider: selected.name, providerVoiceId: null } : row;
-  const chosen = ttsOptionsFor(voiceRow, 8000);
-  const tts = registry.tts.get(chosen.provider) ?? registry.tts.get('local');
-  if (!tts) {
-    log.warn({ voiceProvider: chosen.provider }, 'no text-to-speech provider for the voice; audio legs cannot speak');
-    return undefined;
-  }
-  const ttsOptions = tts.name === chosen.provider ? chosen.options : { ...chosen.options, voice: ttsOptionsFor({ ...voiceRow, voiceProvider: tts.name, providerVoiceId: null }, 8000).options.voice };
+  const voice = voiceOf(row, registry, log);
+  if (!voice) return undefined;
+  const { provider: tts, options: ttsOptions } = voice;
   const selectedStt = row.transcriberProvider ? registry.stt.get(row.transcriberProvider) : undefined;
   if (row.transcriberProvider && !selectedStt) log.warn({ transcriber: row.transcriberProvider }, "the assistant's transcriber provider is not configured; using the deployment's");
   const stt = selectedStt ?? registry.stt.get('deepgram') ?? registry.stt.get('openai') ?? null;
@@ -92,6 +85,30 @@ export function voiceFactory(
       },
     });
   };
+}
+
+/**
+ * The assistant's voice among the registered providers (stream options at 8 kHz; the leg's rate
+ * replaces it), or null when nothing can speak. Also the voice of an assistant that takes a call
+ * over (assistant_transfer).
+ */
+export function voiceOf(
+  row: VoiceSettingsRow & Pick<AssistantVoiceRow, 'synthesizerProvider'>,
+  registry: ProviderRegistry,
+  log: Logger,
+): { provider: TtsProvider; options: TtsStreamOptions } | null {
+  const selected = row.synthesizerProvider ? registry.tts.get(row.synthesizerProvider) : undefined;
+  if (row.synthesizerProvider && !selected) log.warn({ synthesizer: row.synthesizerProvider }, "the assistant's synthesizer provider is not configured; using its voice's provider");
+  // The synthesizer selected on the assistant speaks; the voice's id only when it is that provider's voice.
+  const voiceRow = selected && selected.name !== row.voiceProvider ? { ...row, voiceProvider: selected.name, providerVoiceId: null } : row;
+  const chosen = ttsOptionsFor(voiceRow, 8000);
+  const tts = registry.tts.get(chosen.provider) ?? registry.tts.get('local');
+  if (!tts) {
+    log.warn({ voiceProvider: chosen.provider }, 'no text-to-speech provider for the voice; audio legs cannot speak');
+    return null;
+  }
+  const options = tts.name === chosen.provider ? chosen.options : { ...chosen.options, voice: ttsOptionsFor({ ...voiceRow, voiceProvider: tts.name, providerVoiceId: null }, 8000).options.voice };
+  return { provider: tts, options };
 }
 
 /** The ambient loop under the assistant's audio, when the settings make one audible. */

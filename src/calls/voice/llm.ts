@@ -15,7 +15,7 @@
  */
 import type { ChatMessage, LlmProvider, ToolSpec } from '../../providers/llm/types.js';
 import type { MidCallTool } from '../tool-runner.js';
-import type { BuiltinToolbox } from '../builtin-tools/index.js';
+import type { BuiltinResult, BuiltinToolbox } from '../builtin-tools/index.js';
 import type { ToolCallRecord, ToolExecutor } from '../session.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
@@ -39,6 +39,8 @@ export interface LlmStageOptions {
   builtins?: Pick<BuiltinToolbox, 'has' | 'run'>;
   /** A transcript line that is not speech (a built-in's note, e.g. the keys pressed). */
   onNote?(line: string): void;
+  /** assistant_transfer: another assistant takes the call over once `turn` (the hand-over message) is over. */
+  onSwitch?(to: NonNullable<BuiltinResult['switchTo']>, turn: TurnId): void;
 }
 
 export class LlmStage implements Stage {
@@ -102,7 +104,13 @@ export class LlmStage implements Stage {
           tool_calls: completion.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
         });
         let endCall = false;
+        let switched: NonNullable<BuiltinResult['switchTo']> | null = null;
         for (const call of completion.toolCalls) {
+          if (switched) {
+            // Another assistant has the call: the rest of this round is not run, but answered (the history stays valid).
+            o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: 'not run: the call was handed to another assistant' }) });
+            continue;
+          }
           this.push({ kind: 'tool-call', turn, id: call.id, name: call.name, arguments: call.arguments, at: now() });
           if (call.name === END_CALL_FUNCTION) {
             endCall = true;
@@ -110,7 +118,9 @@ export class LlmStage implements Stage {
             continue;
           }
           if (o.builtins?.has(call.name)) {
-            if ((await this.builtin(turn, call, added, ctx)) !== 'continue') return;
+            const step = await this.builtin(turn, call, added, ctx);
+            if (step === 'aborted' || step === 'ended') return;
+            if (step !== 'continue') switched = step.switchTo;
             continue;
           }
           const tool = o.tools.find((t) => t.name === call.name);
@@ -123,6 +133,12 @@ export class LlmStage implements Stage {
           if (signal.aborted) return;
           o.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
           this.push({ kind: 'tool-result', turn, id: call.id, name: tool.name, ok: outcome.ok, content: outcome.content, at: now() });
+        }
+        if (switched) {
+          // The other assistant speaks from the next turn on, in its own voice (the session starts it).
+          o.onSwitch?.(switched, turn);
+          this.push({ kind: 'speak-end', turn, at: now() });
+          return;
         }
         if (endCall) {
           this.push({ kind: 'speak-end', turn, at: now() });
@@ -152,7 +168,7 @@ export class LlmStage implements Stage {
     call: { id: string; name: string; arguments: string },
     added: Extract<ChatMessage, { role: 'assistant' }>[],
     ctx: StageContext,
-  ): Promise<'aborted' | 'ended' | 'continue'> {
+  ): Promise<'aborted' | 'ended' | 'continue' | { switchTo: NonNullable<BuiltinResult['switchTo']> }> {
     const o = this.options;
     const now = () => ctx.clock.now();
     const started = now();
@@ -166,8 +182,9 @@ export class LlmStage implements Stage {
       this.push({ kind: 'speak', turn, text: outcome.say, source: 'scripted', at: now() });
     }
     if (!outcome.end) {
-      if (outcome.note) o.onNote?.(outcome.note);
-      return 'continue';
+      // A hand-over's note joins the transcript once its message was heard (the session's switch).
+      if (outcome.note && !outcome.switchTo) o.onNote?.(outcome.note);
+      return outcome.switchTo ? { switchTo: outcome.switchTo } : 'continue';
     }
     this.push({ kind: 'speak-end', turn, at: now() });
     this.push({ kind: 'hang-up', turn, reason: outcome.end.reason, remote: false, at: now(), note: outcome.note, handOver: outcome.end.handOver });

@@ -15,9 +15,15 @@ export class TtsStage implements Stage {
   private ctx: StageContext | null = null;
 
   constructor(
-    private readonly provider: TtsProvider,
-    private readonly options: TtsStreamOptions,
+    private provider: TtsProvider,
+    private options: TtsStreamOptions,
   ) {}
+
+  /** Another voice from the next turn on (a turn already speaking keeps its stream). */
+  useVoice(provider: TtsProvider, options: TtsStreamOptions): void {
+    this.provider = provider;
+    this.options = options;
+  }
 
   start(ctx: StageContext, push: Push): void {
     this.ctx = ctx;

@@ -94,6 +94,7 @@ export class VoiceCall {
   readonly output: OutputStage;
   private readonly stt: SttStage | null;
   private readonly scripted = new ScriptedReplyStage();
+  private readonly tts: TtsStage;
   private readonly lineListeners: ((line: TranscriptLine) => void)[] = [];
   private readonly frameListeners: ((frame: Frame) => void)[] = [];
   private readonly noteListeners: ((note: string) => void)[] = [];
@@ -117,6 +118,7 @@ export class VoiceCall {
     this.stt = options.stt ? new SttStage(options.stt.provider, options.stt.options) : null;
     if (this.stt) stages.push(this.stt);
     this.output = new OutputStage({ media, clock, floor });
+    this.tts = new TtsStage(options.tts.provider, options.tts.options);
     stages.push(
       new InterruptionStage({ allowInterruptions: turnTaking.allowInterruptions, minInterruptWords: turnTaking.minInterruptWords, floor }),
       new TurnTakingStage({
@@ -131,7 +133,7 @@ export class VoiceCall {
       this.scripted,
       new LlmStage(options.llm),
       new SentenceAggregator(),
-      new TtsStage(options.tts.provider, options.tts.options),
+      this.tts,
       ...(options.outputStages ?? []),
       this.output,
     );
@@ -223,6 +225,11 @@ export class VoiceCall {
     const at = this.options.clock.now();
     this.pipeline.pushAt('tts', { kind: 'filler', turn, text, reason, at });
     this.pipeline.pushAt('tts', { kind: 'speak', turn, text, source: 'filler', at });
+  }
+
+  /** Another assistant's voice from the next turn on (assistant_transfer); rate: the leg's. */
+  useVoice(tts: { provider: TtsProvider; options: TtsStreamOptions }): void {
+    this.tts.useVoice(tts.provider, { ...tts.options, sampleRate: this.options.media.sampleRate });
   }
 
   /** The model speaks first (no opening line): a reply turn without caller words. */

@@ -9,7 +9,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltinToolbox } from '../../../src/calls/builtin-tools/index.js';
+import { BuiltinToolbox, type AssistantHandOver, type BuiltinContext } from '../../../src/calls/builtin-tools/index.js';
 import { CallSession, END_CALL_TOOL, type SessionResult } from '../../../src/calls/session.js';
 import { ToolRunner } from '../../../src/calls/tool-runner.js';
 import { voiceFactory } from '../../../src/calls/voice/factory.js';
@@ -24,7 +24,7 @@ import { ChatDouble } from '../../support/doubles/chat.js';
 import { OpenAiSpeechDouble } from '../../support/doubles/openai-speech.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 
-const log = pino({ level: 'silent' });
+const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 
 /** An audio leg whose carrier events the test sends; records what the assistant did on the line. */
 class AudioLeg implements CarrierLeg {
@@ -73,7 +73,7 @@ afterAll(async () => {
   await calendar.close();
 });
 
-function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean } = {}) {
+function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean; assistantFor?: BuiltinContext['assistantFor'] } = {}) {
   const leg = new AudioLeg(opts.canTransfer ?? false);
   const tts = new OpenAiTts({ baseUrl: speech.baseUrl, apiKey: speech.knobs.apiKey!, model: 'tts-1' });
   const llm = new OpenAiCompatibleLlm({ baseUrl: chat.baseUrl });
@@ -95,7 +95,7 @@ function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean } =
     new ProviderRegistry(llm, { tts: [tts] }),
     { clock: systemClock, log },
   );
-  const builtins = new BuiltinToolbox(items, { leg, clock: systemClock, log, allowPrivate: true, unseal: (s) => s, timezone: 'Europe/Berlin' });
+  const builtins = new BuiltinToolbox(items, { leg, clock: systemClock, log, allowPrivate: true, unseal: (s) => s, timezone: 'Europe/Berlin', assistantFor: opts.assistantFor });
   const session = new CallSession(
     {
       systemPrompt: 'You help callers.',
@@ -116,7 +116,7 @@ function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean } =
   const startIndex = chat.received.length;
   const done: Promise<SessionResult> = session.run();
   leg.emit({ type: 'answered', answeredBy: 'human' });
-  return { leg, done, builtins, requests: () => chat.received.slice(startIndex).map((r) => r.body) };
+  return { leg, done, builtins, tts, requests: () => chat.received.slice(startIndex).map((r) => r.body) };
 }
 
 /** Resolves once `check` holds (polled; generous for a loaded machine). */
@@ -212,5 +212,53 @@ describe('built-in tools on an audio leg', () => {
     expect(JSON.parse(booking[0].body)).toMatchObject({ start: '2026-12-01T09:00:00.000Z', eventTypeSlug: 'intro', attendee: { name: 'Ada', email: 'ada@example.com' }, bookingFieldsResponses: { company: 'AE' } });
     expect(JSON.parse(requests()[1].messages.at(-1).content)).toEqual({ status: 201, body: { status: 'success', data: { uid: 'bk_9' } } });
     expect(result.transcript.split('\n').at(-1)).toBe('AI: You are booked. Goodbye.');
+  });
+
+  it('assistant_transfer: after the message, the other assistant greets in its own voice and its prompt reaches the LLM', { timeout: 30_000 }, async () => {
+    chat.on('Billing, please.', { toolCalls: [{ id: 'h1', name: 'transfer-to-assistant', args: {} }] });
+    chat.on('What do I owe?', { text: 'Nothing at all. Goodbye.', toolCalls: [{ id: 'h2', name: END_CALL_TOOL, args: {} }] });
+    let handOver: AssistantHandOver | null = null;
+    const { leg, done, requests, tts } = audioCall([{ type: 'assistant_transfer', data: { assistant_id: 7, message_before_transfer: 'One moment, billing takes over.', speak_transfer_greeting: true } }], {
+      assistantFor: async (id) => {
+        handOver = {
+          id,
+          name: 'Billing',
+          systemPrompt: 'You are the billing assistant.',
+          initialMessage: 'Billing here, hello.',
+          model: 'billing-model',
+          temperature: 0.3,
+          tools: [],
+          builtinTools: [],
+          endCallDescription: 'End when billing is settled.',
+          voice: (sampleRate) => ({ provider: tts, options: { voice: 'nova', sampleRate, language: 'en' } }),
+        };
+        return handOver;
+      },
+    });
+    const said = (text: string) => speech.received.filter((r) => r.body.input === text).map((r) => r.body.voice);
+    // The line goes idle once everything handed over has played: the message, then the greeting.
+    let idle = 0;
+    leg.media.onIdle = () => idle++;
+    leg.emit({ type: 'customer-said', text: 'Billing, please.' });
+    await until(() => idle >= 2, 'the greeting of the assistant that took over');
+    leg.emit({ type: 'customer-said', text: 'What do I owe?' });
+    const result = await done;
+    expect(handOver).not.toBeNull();
+    expect(said('One moment, billing takes over.')).toEqual(['alloy']);
+    expect(said('Billing here, hello.')).toEqual(['nova']);
+    expect(said('Nothing at all.')).toEqual(['nova']);
+    const last = requests().at(-1);
+    expect(last.model).toBe('billing-model');
+    expect(last.temperature).toBe(0.3);
+    expect(last.messages[0]).toEqual({ role: 'system', content: 'You are the billing assistant.' });
+    expect(last.tools.map((x: any) => [x.function.name, x.function.description])).toEqual([[END_CALL_TOOL, 'End when billing is settled.']]);
+    expect(result.transcript.split('\n')).toEqual([
+      'Customer: Billing, please.',
+      'AI: One moment, billing takes over.',
+      'Assistant transfer: the call continues with assistant 7 (Billing).',
+      'AI: Billing here, hello.',
+      'Customer: What do I owe?',
+      'AI: Nothing at all. Goodbye.',
+    ]);
   });
 });

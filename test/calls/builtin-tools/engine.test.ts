@@ -145,3 +145,48 @@ describe('dtmf_input and end_call', () => {
     expect(record.status).toBe('completed');
   });
 });
+
+describe('assistant_transfer', () => {
+  it("the call continues with the other assistant: its message, its greeting, then its prompt and model reach the LLM; the record names both", async () => {
+    const billing = await user.post('/api/user/assistant', {
+      assistant_name: 'Billing Bea',
+      voice_id: 1,
+      calls_direction: 'make',
+      initial_message: 'Billing here, how can I help?',
+      system_prompt: 'You are Bea from billing. Caller variable: {{plan}}.',
+      timezone: 'Europe/Berlin',
+      post_call_evaluation: false,
+    });
+    expect(billing.status, JSON.stringify(billing.body)).toBe(201);
+    const billingId = billing.body.data.id as number;
+    const id = await assistantWith([{ type: 'assistant_transfer', assistant_id: billingId, message_before_transfer: 'Let me hand you to billing.' }]);
+    llm.answer(
+      sse(toolCallChunks([{ id: 'a1', name: 'transfer-to-assistant', args: '{}' }])),
+      sse([...textChunks('Your invoice is on its way. Goodbye!'), ...toolCallChunks([{ id: 'a2', name: END_CALL_TOOL, args: '{}' }])]),
+    );
+    const startIndex = llm.received.length;
+    const res = await user.post('/api/user/make_call', { phone_number: '+4915123456701', assistant_id: id, variables: { plan: 'gold' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await t.service.ctx.services.callEngine!.whenFinished(res.body.call_id);
+    const record = (await user.get(`/api/user/calls/${res.body.call_id}`)).body;
+
+    const [first, second] = llm.received.slice(startIndex).map((r) => r.body);
+    expect(first.tools.map((x: any) => x.function.name)).toEqual(['transfer-to-assistant', END_CALL_TOOL]);
+    // The assistant that took over: its prompt (with the call's variables) leads the history, its tools are offered.
+    expect(second.messages[0]).toEqual({ role: 'system', content: 'You are Bea from billing. Caller variable: gold.' });
+    expect(second.tools.map((x: any) => x.function.name)).toEqual([END_CALL_TOOL]);
+    expect(second.messages.find((m: any) => m.role === 'tool' && m.tool_call_id === 'a1')).toEqual({ role: 'tool', tool_call_id: 'a1', content: JSON.stringify({ ok: true, transferred_to_assistant: 'Billing Bea' }) });
+    const lines = record.transcript.split('\n');
+    const at = lines.indexOf('AI: Let me hand you to billing.');
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at, at + 3)).toEqual([
+      'AI: Let me hand you to billing.',
+      `Assistant transfer: the call continues with assistant ${billingId} (Billing Bea).`,
+      'AI: Billing here, how can I help?',
+    ]);
+    expect(lines.at(-1)).toBe('AI: Your invoice is on its way. Goodbye!');
+    expect(record.assistant_name).toBe('Builtins');
+    expect(record.status).toBe('completed');
+  });
+});
+

@@ -1,0 +1,102 @@
+/**
+ * assistant_transfer (issue 20): another assistant of the call's user, loaded when the LLM hands
+ * the call over — its prompt and opening line filled with the call's variables, its model,
+ * temperature, mid-call tools, built-in tools and voice. Only the same user's assistants are
+ * found (the API refuses others when the tool is saved; this keeps a later change of owner out).
+ */
+import type { Logger } from 'pino';
+import type { Pool } from 'pg';
+import type { StoredBuiltinTool } from '../db/schema.js';
+import { synthesizerById } from '../providers/catalog.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { AssistantHandOver } from './builtin-tools/index.js';
+import type { MidCallTool } from './tool-runner.js';
+import { fillSpokenTemplate, fillTemplate } from './variables.js';
+import { voiceOf } from './voice/factory.js';
+
+const LOAD_ASSISTANT = `
+  SELECT a.id, a.name, a.variables, a.system_prompt, a.initial_message, a.llm_temperature, a.end_call_tool_description,
+         a.builtin_tools, a.synthesizer_provider_id, m.name AS model,
+         a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity,
+         v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
+         (SELECT coalesce(json_agg(json_build_object(
+                   'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
+                   'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
+                 ORDER BY at.position, t.id), '[]'::json)
+            FROM assistant_tools at JOIN tools t ON t.id = at.tool_id
+           WHERE at.assistant_id = a.id) AS tools
+    FROM assistants a
+    LEFT JOIN llm_models m ON m.id = a.llm_model_id
+    LEFT JOIN voices v ON v.id = a.voice_id
+    LEFT JOIN languages l ON l.id = a.language_id
+   WHERE a.id = $1 AND a.user_id = $2`;
+
+interface LoadedAssistant {
+  id: number;
+  name: string;
+  variables: Record<string, unknown> | null;
+  system_prompt: string;
+  initial_message: string;
+  llm_temperature: string;
+  end_call_tool_description: string | null;
+  builtin_tools: StoredBuiltinTool[] | null;
+  synthesizer_provider_id: number | null;
+  model: string | null;
+  voice_stability: string;
+  voice_similarity: string;
+  speech_speed: string;
+  endpoint_sensitivity: string;
+  voice_provider: string | null;
+  provider_voice_id: string | null;
+  language_iso2: string | null;
+  tools: MidCallTool[];
+}
+
+export interface HandOverDeps {
+  pool: Pool;
+  userId: number;
+  /** The call's own variables (they win over the assistant's, as at the start of the call). */
+  callVariables: Record<string, unknown>;
+  providers: ProviderRegistry;
+  log: Logger;
+}
+
+export async function loadHandOver(deps: HandOverDeps, assistantId: number): Promise<AssistantHandOver | null> {
+  const { rows } = await deps.pool.query<LoadedAssistant>(LOAD_ASSISTANT, [assistantId, deps.userId]);
+  const a = rows[0];
+  if (!a) return null;
+  const variables = { ...(a.variables ?? {}), ...deps.callVariables };
+  const temperature = Number(a.llm_temperature);
+  let registry = deps.providers;
+  try {
+    registry = await deps.providers.forAccount(deps.userId);
+  } catch (err) {
+    deps.log.warn({ err }, "reading the account's provider keys failed; using the deployment's");
+  }
+  const voice = voiceOf(
+    {
+      voiceProvider: a.voice_provider ?? 'local',
+      providerVoiceId: a.provider_voice_id,
+      languageIso2: a.language_iso2,
+      voiceStability: a.voice_stability,
+      voiceSimilarity: a.voice_similarity,
+      speechSpeed: a.speech_speed,
+      endpointSensitivity: a.endpoint_sensitivity,
+      synthesizerProvider: a.synthesizer_provider_id === null ? null : (synthesizerById(a.synthesizer_provider_id)?.code ?? null),
+    },
+    registry,
+    deps.log,
+  );
+  return {
+    id: a.id,
+    name: a.name,
+    systemPrompt: fillTemplate(a.system_prompt, variables),
+    initialMessage: fillSpokenTemplate(a.initial_message, variables),
+    model: a.model ?? 'gpt-4o-mini',
+    temperature: Number.isFinite(temperature) ? temperature : 0.1,
+    tools: a.tools,
+    builtinTools: a.builtin_tools ?? [],
+    endCallDescription: a.end_call_tool_description,
+    voice: (sampleRate) => (voice ? { provider: voice.provider, options: { ...voice.options, sampleRate } } : null),
+  };
+}
