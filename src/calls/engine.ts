@@ -28,6 +28,7 @@ import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, ShuttingDownError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceFactory, type VadModels } from './voice/factory.js';
+import { AudioCallRecording } from './voice/recording.js';
 
 /** What the engine runs calls on, chosen by the composition root. */
 export interface EngineDeps {
@@ -232,7 +233,10 @@ export class CallEngine implements CallService {
     const callSpan = tracing?.start('call', { 'switchboard.call_id': callId, 'switchboard.call_type': call.type, 'switchboard.instance': this.ctx.instanceId });
     const turnRecorder = observeTurns(new DbTurnRecorder(pool, callId, log), { metrics, tracing, callSpan });
     // Audio legs converse through the voice core with the account's speech providers.
-    const voice = leg.media ? await this.voiceFor(call, log) : undefined;
+    const spoken = leg.media ? await this.voiceFor(call, log) : undefined;
+    // `record` on an audio leg of ours (Twilio records its own calls): the voice core's two channels.
+    const recording = spoken && assistant.record && !placesRemotely(carrier) && this.ctx.services.recordingStore ? new AudioCallRecording(this.clock, assistant.maxDuration + 60) : null;
+    const voice = spoken && recording ? recording.wrap(spoken) : spoken;
     const session = new CallSession(
       {
         systemPrompt: fillTemplate(assistant.systemPrompt, variables),
@@ -289,6 +293,7 @@ export class CallEngine implements CallService {
         if (placesRemotely(carrier) && result.connected && assistant.record && store) {
           result.recordingUrl = (await this.remote.keepRecording(carrier, callId, call.user_id, store)) ?? result.recordingUrl;
         }
+        if (recording && result.connected && store) result.recordingUrl = await recording.keep(result.talkMs, store, callId, log);
         const post = await runPostCall({
           callId,
           postCallSchema: assistant.postCallSchema,

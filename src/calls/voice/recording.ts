@@ -5,7 +5,9 @@
  *
  * Both channels share one time line at the leg's rate, starting when the recorder starts (the
  * answer). Caller audio arrives at real pace and is laid down back to back from where its first
- * frame landed. The assistant's audio is handed to the leg a little ahead of real time, so each
+ * frame landed; a gap in the stream longer than `CALLER_GAP_MS` (a line that sends audio only
+ * while someone speaks, like the sandbox's) is kept as silence, while shorter arrival jitter
+ * never moves the audio. The assistant's audio is handed to the leg a little ahead of real time, so each
  * frame is placed where it will play: at its hand-over time or right after the audio before it,
  * whichever is later. A barge-in clears what the leg still held, so the assistant channel is cut
  * at the moment of the clear: the recording holds what was heard, not what was synthesized.
@@ -14,6 +16,17 @@ import { writeWav } from '../../audio/wav.js';
 import type { Clock } from '../../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage } from './pipeline.js';
+import type { VoiceCallFactory } from './voice-call.js';
+import type { Logger } from 'pino';
+import { storedRecordingPath } from '../../recordings/links.js';
+import type { RecordingStore } from '../../recordings/store.js';
+
+/**
+ * A pause in the caller's stream longer than this is real (kept as silence), not arrival jitter
+ * or a stall of this process (measured: a cold start stalled the sandbox's 20 ms frames by about
+ * 250 ms mid-utterance, which, kept as silence, broke the utterance in two).
+ */
+export const CALLER_GAP_MS = 1_000;
 
 interface Segment {
   start: number;
@@ -22,9 +35,9 @@ interface Segment {
 
 export class CallRecorder {
   private readonly origin: number;
-  private readonly caller: Int16Array[] = [];
-  private callerStart = -1;
-  private callerLength = 0;
+  private readonly caller: Segment[] = [];
+  /** Where the next caller sample goes (samples from the origin), -1 before the first. */
+  private callerCursor = -1;
   private assistant: Segment[] = [];
   /** Where the next assistant sample plays (samples from the origin). */
   private assistantCursor = 0;
@@ -46,10 +59,12 @@ export class CallRecorder {
 
   /** Caller audio, in order, as it arrived at `at`. */
   callerAudio(samples: Int16Array, at = this.clock.now()): void {
-    if (this.callerStart < 0) this.callerStart = Math.max(0, this.position(at) - samples.length);
-    if (this.callerStart + this.callerLength + samples.length > this.maxSamples) return this.stopGrowing();
-    this.caller.push(samples.slice());
-    this.callerLength += samples.length;
+    const arrived = Math.max(0, this.position(at) - samples.length);
+    const gap = Math.round((CALLER_GAP_MS * this.sampleRate) / 1000);
+    const start = this.callerCursor < 0 || arrived - this.callerCursor > gap ? arrived : this.callerCursor;
+    if (start + samples.length > this.maxSamples) return this.stopGrowing();
+    this.caller.push({ start, samples: samples.slice() });
+    this.callerCursor = start + samples.length;
   }
 
   /** Assistant audio handed to the leg at `at`. */
@@ -75,22 +90,18 @@ export class CallRecorder {
 
   /** Samples per channel so far. */
   get length(): number {
-    return Math.max(this.callerStart < 0 ? 0 : this.callerStart + this.callerLength, this.assistantCursor);
+    return Math.max(this.callerCursor, 0, this.assistantCursor);
   }
 
   get empty(): boolean {
-    return this.callerLength === 0 && this.assistant.length === 0;
+    return this.caller.length === 0 && this.assistant.length === 0;
   }
 
   /** The two channels (caller, assistant), each `length` samples. */
   channels(): [Int16Array, Int16Array] {
     const n = this.length;
     const left = new Int16Array(n);
-    let at = Math.max(0, this.callerStart);
-    for (const chunk of this.caller) {
-      left.set(chunk, at);
-      at += chunk.length;
-    }
+    for (const seg of this.caller) left.set(seg.samples, seg.start);
     const right = new Int16Array(n);
     for (const seg of this.assistant) right.set(seg.samples, seg.start);
     return [left, right];
@@ -99,6 +110,21 @@ export class CallRecorder {
   /** A stereo PCM16 WAV: left the caller, right the assistant. */
   toWav(): Buffer {
     return writeWav(this.sampleRate, ...this.channels());
+  }
+
+  /**
+   * The WAV exactly `ms` long from the recorder's start: silence after the last audio up to
+   * the call's end, and nothing past it (audio handed to the leg that never played is cut).
+   */
+  toWavOf(ms: number): Buffer {
+    const n = Math.max(0, Math.round((ms * this.sampleRate) / 1000));
+    const fit = (channel: Int16Array) => {
+      const out = new Int16Array(n);
+      out.set(channel.subarray(0, n));
+      return out;
+    };
+    const [caller, assistant] = this.channels();
+    return writeWav(this.sampleRate, fit(caller), fit(assistant));
   }
 
   private position(at: number): number {
@@ -135,5 +161,48 @@ export class RecordingStage implements Stage {
         break;
     }
     push(frame);
+  }
+}
+
+/**
+ * `record` on an audio leg: wraps the leg's voice factory so its pipeline carries a recorder
+ * from the answer on (the factory is called at the answer), and gives the call's WAV at its end.
+ */
+export class AudioCallRecording {
+  private current: CallRecorder | null = null;
+
+  /** @param maxSeconds the recorder's limit (the call's maximum duration plus a margin) */
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxSeconds: number,
+  ) {}
+
+  wrap(factory: VoiceCallFactory): VoiceCallFactory {
+    return (media, conversation) => {
+      const recorder = new CallRecorder(media.sampleRate, this.clock, this.maxSeconds);
+      this.current = recorder;
+      return factory(media, { ...conversation, tapStages: [...conversation.tapStages, new RecordingStage(recorder)] });
+    };
+  }
+
+  /** The call's stereo WAV, `talkMs` long (answer to end), or null when the leg never got a pipeline. */
+  wav(talkMs: number): Buffer | null {
+    return this.current ? this.current.toWavOf(talkMs) : null;
+  }
+
+  /**
+   * Keeps the call's WAV in the recording store (where Twilio recordings go too); the path the
+   * call record stores (served as a signed link), or null when there is none or saving failed (logged).
+   */
+  async keep(talkMs: number, store: RecordingStore, callId: number, log: Logger): Promise<string | null> {
+    const wav = this.wav(talkMs);
+    if (!wav) return null;
+    try {
+      await store.save(callId, wav);
+      return storedRecordingPath(callId);
+    } catch (err) {
+      log.error({ err, callId }, 'keeping the recording of the call failed');
+      return null;
+    }
   }
 }

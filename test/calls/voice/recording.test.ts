@@ -82,3 +82,35 @@ describe('CallRecorder through the pipeline', () => {
     expect(recorder.truncated).toBe(true);
   });
 });
+
+describe('CallRecorder: the caller stream’s gaps and the call’s length', () => {
+  it('keeps a pause longer than CALLER_GAP_MS as silence; arrival jitter and stalls below it move nothing', async () => {
+    const clock = new FakeClock();
+    const rec = new CallRecorder(RATE, clock);
+    const frame = new Int16Array(FRAME).fill(1000);
+    // One second of speech, frames arriving every 20 ms, one of them 150 ms late (a stall).
+    for (let i = 0; i < 50; i++) {
+      await clock.advance(i === 20 ? 170 : 20);
+      rec.callerAudio(frame);
+    }
+    const firstEnd = rec.length;
+    expect(firstEnd).toBe(Math.round(0.02 * RATE) + 50 * FRAME - FRAME); // from the first frame's start, back to back
+    // A line that sends nothing while nobody speaks: 3 s of nothing, then speech again.
+    await clock.advance(3_000);
+    rec.callerAudio(frame);
+    const [left] = rec.channels();
+    const secondStart = left.length - FRAME;
+    expect((secondStart - firstEnd) / RATE).toBeGreaterThan(2.9);
+    expect(left.subarray(firstEnd, secondStart).every((v) => v === 0)).toBe(true);
+  });
+
+  it('toWavOf: exactly the call’s length, silence to its end, nothing past it', () => {
+    const clock = new FakeClock();
+    const rec = new CallRecorder(RATE, clock);
+    rec.assistantAudio(new Int16Array(RATE).fill(500)); // one second handed over at once
+    expect(readWav(new Uint8Array(rec.toWavOf(2_500))).channels[1]).toHaveLength(2.5 * RATE);
+    const cut = readWav(new Uint8Array(rec.toWavOf(400))).channels;
+    expect(cut[0]).toHaveLength(0.4 * RATE);
+    expect(cut[1].every((v) => v === 500)).toBe(true);
+  });
+});
