@@ -60,3 +60,30 @@ describe('VAD stage with Silero', () => {
     expect(await events(concat([fixtureAudio('silence', 8000), fixtureAudio('silence', 8000)]), 8000, 8000)).toEqual([]);
   });
 });
+
+describe('VAD stage ordering', () => {
+  it('applies window scores in window order even when a model answers out of order', async () => {
+    const clock = new FakeClock();
+    // Speech in windows 2–9 (1-based: samples > 0), answered in reverse order per pair.
+    const pending: (() => void)[] = [];
+    const model: VadModel = {
+      sampleRate: 8000,
+      windowSamples: 160,
+      probability: (w) =>
+        new Promise((resolve) => {
+          pending.push(() => resolve(w[0]! > 0 ? 0.9 : 0.1));
+          if (pending.length === 2) pending.splice(0).reverse().forEach((answer) => answer());
+        }),
+    };
+    const p = new Pipeline([new VadStage({ model, inputRate: 8000, threshold: () => 0.5, startMs: () => 60, stopMs: 60 })], { clock, log });
+    const out: string[] = [];
+    p.onOutput((f) => (f.kind === 'speech-started' || f.kind === 'speech-stopped') && out.push(`${f.kind}@${f.at}`));
+    for (let i = 0; i < 14; i++) {
+      const loud = i >= 2 && i < 10;
+      p.push({ kind: 'audio-in', turn: 0, samples: new Int16Array(160).fill(loud ? 1000 : 0), sampleRate: 8000, at: i * 20 });
+    }
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    // Started on the third loud window (60 ms), stopped at the first quiet one after them.
+    expect(out).toEqual(['speech-started@80', 'speech-stopped@200']);
+  });
+});
