@@ -22,6 +22,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
 import { startupDatabaseError } from './db/startup-error.js';
 import { connect } from './db/pool.js';
+import { loopFailureLogger } from './db/unavailable.js';
 import { buildApp } from './http/app.js';
 import { purposeKey } from './lib/secrets.js';
 import { createLogger } from './logger.js';
@@ -196,9 +197,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
         await startup.query('SELECT pg_advisory_lock($1)', [PARTS_STARTUP_LOCK]);
         boss = new PgBoss({ connectionString: url, max: 4, application_name: 'switchboard-jobs', ...jobQueueOptions(config) });
         // While shutting down, the server ending the queue's sessions (57P01) is expected, not an error.
-      boss.on('error', (err: Error) =>
-        closing && (err as { code?: string }).code === '57P01' ? log.debug({ err }, 'job queue connection closed at shutdown') : log.error({ err }, 'job queue error'),
-      );
+        // The database away (restarted, failed over): one throttled warning; pg-boss retries.
+        const queueFailed = loopFailureLogger(log, 'job queue error');
+        boss.on('error', (err: Error) =>
+          closing && (err as { code?: string }).code === '57P01' ? log.debug({ err }, 'job queue connection closed at shutdown') : queueFailed(err),
+        );
         await boss.start();
         ctx.services.boss = boss;
         // One event bus for the process: the engine emits on it, every consumer subscribes to it.

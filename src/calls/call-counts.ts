@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
+import { loopFailureLogger } from '../db/unavailable.js';
 
 export const FOLD_INTERVAL_MS = 60_000;
 
@@ -29,11 +30,12 @@ export function callCountsPart(ctx: AppContext): BackgroundPart {
   const { pool } = ctx.database;
   let timer: NodeJS.Timeout | undefined;
   let folding: Promise<unknown> | undefined;
+  const foldFailed = loopFailureLogger(ctx.log, 'call counter fold failed');
   const fold = () => {
     if (folding) return; // the last one is still running
     folding = foldCallCounts(pool)
       .then((moved) => ctx.log.debug({ moved }, moved === null ? 'call counter fold gave way to a writer' : 'call counters folded'))
-      .catch((err) => ctx.log.error({ err }, 'call counter fold failed'))
+      .catch(foldFailed)
       .finally(() => (folding = undefined));
   };
   return {

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
+import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.js';
 import { credentialSealer, type CredentialSealer } from '../lib/secrets.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import { synthesizerById, transcriberById } from '../providers/catalog.js';
@@ -226,7 +227,10 @@ export class CallEngine implements CallService {
         .then(async () => {
           if (await transitionCall(pool, log, callId, from, to, fields)) persisted = to;
         })
-        .catch((err) => log.error({ err }, 'persisting a call transition failed'));
+        .catch((err) =>
+          // A transition lost to a database outage is made good by the final record (from what was persisted).
+          isDatabaseUnavailable(err) ? log.warn({ to, reason: (err as Error).message }, 'persisting a call transition failed: the database is unavailable') : log.error({ err }, 'persisting a call transition failed'),
+        );
     };
 
     const { metrics, tracing } = this.ctx.services;
@@ -308,13 +312,15 @@ export class CallEngine implements CallService {
           carrierPrice,
           log,
         });
-        const status = await this.finalize(callId, persisted, result, post, log);
+        // The final record waits out a short database outage rather than being lost to it.
+        const status = await retryWhileUnavailable(() => this.finalize(callId, persisted, result, post, log), { log, what: 'writing the final call record' });
         callSpan?.setAttributes({ 'switchboard.call_status': status ?? result.status });
       } catch (err) {
         log.error({ err }, 'call failed unexpectedly; ending it');
         callSpan?.fail((err as Error).message);
         await chain;
-        await this.finalize(callId, persisted, { ...failedResult(), status: persisted === 'initiated' ? 'failed' : 'ended' }, null, log).catch(
+        const ending = { ...failedResult(), status: persisted === 'initiated' ? ('failed' as const) : ('ended' as const) };
+        await retryWhileUnavailable(() => this.finalize(callId, persisted, ending, null, log), { log, what: 'ending a failed call' }).catch(
           (e) => log.error({ err: e }, 'ending a failed call failed'),
         );
       } finally {

@@ -13,6 +13,7 @@ import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
 import { recordingStoreFor, type RecordingStore } from '../recordings/store.js';
 import { ConfigError } from '../config.js';
 import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
+import { loopFailureLogger } from '../db/unavailable.js';
 
 export { CallEngine } from './engine.js';
 
@@ -43,12 +44,12 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
   let heartbeatTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   let stopped = false;
+  const sweepFailed = loopFailureLogger(ctx.log, 'call recovery sweep failed');
+  const heartbeatFailed = loopFailureLogger(ctx.log, 'instance heartbeat failed');
 
   const sweep = () => {
     if (stopped) return;
-    sweeping = recoverOrphans({ pool, log: ctx.log, events, instanceId: ctx.instanceId, running: engine.runningIds() }).catch((err) =>
-      ctx.log.error({ err }, 'call recovery sweep failed'),
-    );
+    sweeping = recoverOrphans({ pool, log: ctx.log, events, instanceId: ctx.instanceId, running: engine.runningIds() }).catch(sweepFailed);
   };
 
   return {
@@ -66,7 +67,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       await engine.remote.start();
       if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls run on the offline stand-in');
       heartbeatTimer = setInterval(() => {
-        heartbeat(pool, ctx.instanceId).catch((err) => ctx.log.error({ err }, 'instance heartbeat failed'));
+        heartbeat(pool, ctx.instanceId).catch(heartbeatFailed);
       }, HEARTBEAT_INTERVAL_MS);
       heartbeatTimer.unref();
       timers.push(setTimeout(sweep, FIRST_SWEEP_MS), setInterval(sweep, SWEEP_INTERVAL_MS));

@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { loopFailureLogger } from './unavailable.js';
 
 export interface ListenerOptions {
   connectionString: string;
@@ -44,6 +45,12 @@ export class PgListener {
     return this.client !== undefined;
   }
 
+  private failedLogger: ((err: unknown) => void) | undefined;
+  private failed(err: unknown): void {
+    this.failedLogger ??= loopFailureLogger(this.opts.log.child({ channel: this.opts.channel }), 'LISTEN failed');
+    this.failedLogger(err);
+  }
+
   private async connect(): Promise<void> {
     const { log, channel } = this.opts;
     const client = new pg.Client({ connectionString: this.opts.connectionString, application_name: this.opts.applicationName });
@@ -69,7 +76,8 @@ export class PgListener {
       this.client = client;
       this.opts.onConnected?.();
     } catch (err) {
-      log.warn({ err, channel }, 'LISTEN failed; retrying');
+      // Retried every second while the database is away: one warning per 30 s, not one per try.
+      this.failed(err);
       again();
     }
   }

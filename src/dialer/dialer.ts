@@ -31,6 +31,7 @@ import { liveCalls, lockUserCalls } from './limits.js';
 import { LIVE_STATUSES } from '../calls/state-machine.js';
 import { settleLead, type SettleResult } from './settle.js';
 import { isWindowOpen } from './window.js';
+import { loopFailureLogger } from '../db/unavailable.js';
 
 export type { SettleResult } from './settle.js';
 
@@ -99,6 +100,10 @@ export class Dialer {
   private listener: pg.Client | undefined;
   private listenRetry: NodeJS.Timeout | undefined;
   private warnedNoEngine = false;
+  /** Failures of the sweep and ticks: an unreachable database is one throttled warning, not an error per second. */
+  private readonly sweepFailed: (err: unknown) => void;
+  private readonly tickFailed: (err: unknown) => void;
+  private readonly listenFailed: (err: unknown) => void;
   /** Calls started by this instance (statistics for benchmarks and logs). */
   dialed = 0;
   /** Slot-freed notifications received (statistics). */
@@ -111,6 +116,10 @@ export class Dialer {
     this.db = opts.db;
     this.log = opts.log;
     this.now = opts.now ?? (() => new Date());
+    this.sweepFailed = loopFailureLogger(this.log, 'dialer sweep failed');
+    this.tickFailed = loopFailureLogger(this.log, 'dialer tick failed');
+    // Retried every second while the database is away (the sweep covers meanwhile).
+    this.listenFailed = loopFailureLogger(this.log, 'dialer LISTEN failed; relying on the sweep');
   }
 
   async start(): Promise<void> {
@@ -121,7 +130,7 @@ export class Dialer {
       const loop = () => {
         if (this.stopped) return;
         this.sweeping = this.sweep()
-          .catch((err) => this.log.error({ err }, 'dialer sweep failed'))
+          .catch(this.sweepFailed)
           .finally(() => {
             this.sweeping = undefined;
             if (!this.stopped) this.sweepTimer = setTimeout(loop, every);
@@ -166,7 +175,7 @@ export class Dialer {
       await client.query(`LISTEN ${SLOT_CHANNEL}`);
       this.listener = client;
     } catch (err) {
-      this.log.warn({ err }, 'dialer LISTEN failed; relying on the sweep');
+      this.listenFailed(err);
       retry();
     }
   }
@@ -198,7 +207,7 @@ export class Dialer {
         try {
           await this.dialCampaign(campaignId);
         } catch (err) {
-          this.log.error({ err, campaignId }, 'dialer tick failed');
+          this.tickFailed(err);
         }
         this.ticks++;
         this.tickMs += performance.now() - began;

@@ -9,6 +9,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import type { z } from 'zod';
 import { registerApi } from '../api/index.js';
 import type { AppContext } from '../context.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { authHook, bearerToken } from './auth.js';
 import { domainErrorToHttp } from './domain-errors.js';
 import { HttpError, ValidationError } from '../api/toolkit/errors.js';
@@ -35,6 +36,9 @@ class RequestValidationError extends Error {
 const BODY_LIMIT = 1024 * 1024;
 
 /** The SQLSTATE of a node-postgres error, also when wrapped by Drizzle (`cause`). */
+/** The answer (503) to a request that needed the database while it was unreachable. */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable; please try again in a moment.';
+
 function databaseErrorCode(err: unknown): string | undefined {
   for (let e = err as { code?: unknown; severity?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
     if (typeof e.code === 'string' && typeof e.severity === 'string') return e.code;
@@ -132,6 +136,11 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return reply.code(fe.statusCode).send({ message: fe.message });
+    }
+    // The database is away (stopped, restarting): /ready says so too; the pools reconnect by themselves.
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ reason: (err as Error).message }, 'request failed: the database is unavailable');
+      return reply.code(503).header('retry-after', '5').send({ message: DATABASE_UNAVAILABLE });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ message: 'Server Error' });

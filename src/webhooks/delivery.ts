@@ -31,6 +31,7 @@ import type { RecordingLinks } from '../recordings/links.js';
 import { recordingLinksFor } from '../recordings/service.js';
 import { buildPayload, targetsFor, type CallContext, type WebhookKind } from './payload.js';
 import { inTransaction } from '../db/pool.js';
+import { loopFailureLogger } from '../db/unavailable.js';
 
 export const CALL_FINISHED_QUEUE = 'webhooks-call-finished';
 export const DELIVER_QUEUE = 'webhooks-deliver';
@@ -118,6 +119,8 @@ export class WebhookDelivery {
   private readonly executor: SqlExecutor;
   /** Signs the recording links put in payloads (null without a deployment key). */
   private readonly links: RecordingLinks | null;
+  /** An unreachable database is one throttled warning, not an error per polling round. */
+  private readonly fetchFailed: (err: unknown) => void;
 
   constructor(
     private readonly ctx: AppContext,
@@ -128,6 +131,7 @@ export class WebhookDelivery {
     this.options = { ...defaultDeliveryOptions, ...options };
     this.executor = executorOf(ctx.database.pool);
     this.links = recordingLinksFor(ctx.config);
+    this.fetchFailed = loopFailureLogger(ctx.log, 'fetching webhook jobs failed');
   }
 
   async start(): Promise<void> {
@@ -223,7 +227,7 @@ export class WebhookDelivery {
           if (jobs.length > 0) this.begin(jobs);
           full = jobs.length === want;
         } catch (err) {
-          this.ctx.log.error({ err }, 'fetching webhook jobs failed');
+          this.fetchFailed(err);
         }
       }
       if (!this.running) break;
