@@ -15,6 +15,7 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'twilio', file: 'twilio.ts', title: '200 concurrent Twilio calls in one process (Twilio double at real pace)' },
   { name: 'dashboard', file: 'dashboard.ts', title: 'Dashboard: the call list page of an account with 1,000,000 calls' },
   { name: 'vad', file: 'vad.ts', title: 'Silero VAD: cost per window and N calls at real pace in one process' },
+  { name: 'retention', file: 'retention.ts', title: 'Retention: pruning the webhook delivery log under a writer' },
   { name: 'voice', file: 'voice.ts', title: 'Voice core: platform latency per turn, barge-in reaction, N concurrent calls' },
 ];
 
