@@ -162,6 +162,9 @@ export class TwilioCarrier implements RemoteCarrier {
           opts.onHangUpError?.(err);
         }
       },
+      redirectCall: async (twiml) => {
+        await (await this.clientFor(opts.userId)).redirect(start.callSid, twiml);
+      },
     });
   }
 

@@ -10,6 +10,7 @@
  */
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../types.js';
 import type { TwilioMediaStream } from './media-stream.js';
+import { dialTwiml } from './twiml.js';
 
 /** Twilio's `AnsweredBy` values, as the engine knows them. */
 export function answeredByOf(twilio: string | null | undefined): AnsweredBy {
@@ -24,12 +25,15 @@ export interface TwilioLegOptions {
   answeredBy?: AnsweredBy;
   /** Ends the call at Twilio (REST `Status=completed`); errors are the caller's to log. */
   hangUpCall(reason: string): Promise<void>;
+  /** Replaces the call's TwiML over REST (a transfer's `<Dial>`); rejects when Twilio refuses. */
+  redirectCall?(twiml: string): Promise<void>;
 }
 
 export class TwilioLeg implements CarrierLeg {
   private listener: (event: LegEvent) => void = () => undefined;
   private over = false;
   private started = false;
+  private transferring = false;
   private verdict: AnsweredBy;
 
   constructor(
@@ -67,8 +71,28 @@ export class TwilioLeg implements CarrierLeg {
     void this.opts.hangUpCall(reason);
   }
 
+  /**
+   * Cold transfer: the live call's TwiML becomes a `<Dial>` to the number (REST update), which
+   * ends our `<Connect><Stream>`; the call is Twilio's and the other party's from then on.
+   */
+  async transfer(to: string): Promise<void> {
+    if (!this.opts.redirectCall) throw new Error('this Twilio leg cannot redirect its call');
+    if (this.over) throw new Error('the call is over');
+    // Twilio stops our stream as it follows the new TwiML: that stop is the transfer, not the caller hanging up.
+    this.transferring = true;
+    try {
+      await this.opts.redirectCall(dialTwiml(to));
+    } catch (err) {
+      this.transferring = false;
+      if (this.media.isStopped) this.callerHungUp();
+      throw err;
+    }
+    this.over = true;
+    this.media.close('transferred');
+  }
+
   private callerHungUp(): void {
-    if (this.over) return;
+    if (this.over || this.transferring) return;
     if (!this.started) return; // reported by start()
     this.over = true;
     this.emit({ type: 'hung-up' });

@@ -8,7 +8,7 @@
  * the core learns what the caller did not hear the moment it barges in.
  */
 import { mulaw } from '../../audio/g711.js';
-import { concat } from '../../audio/pcm.js';
+import { dtmfTones } from '../../audio/dtmf.js';
 import type { LegMedia } from '../types.js';
 import {
   clearMessage,
@@ -174,35 +174,4 @@ export class TwilioMediaStream implements LegMedia {
     const played = this.pending.splice(0, index + 1);
     for (const [, name] of played) this.markListener?.(name, false);
   }
-}
-
-const DTMF_FREQUENCIES: Record<string, [number, number]> = {
-  '1': [697, 1209], '2': [697, 1336], '3': [697, 1477], A: [697, 1633],
-  '4': [770, 1209], '5': [770, 1336], '6': [770, 1477], B: [770, 1633],
-  '7': [852, 1209], '8': [852, 1336], '9': [852, 1477], C: [852, 1633],
-  '*': [941, 1209], '0': [941, 1336], '#': [941, 1477], D: [941, 1633],
-};
-
-/** DTMF tones (ITU-T Q.23 pairs), 100 ms per digit with 100 ms between; `w` pauses 500 ms. */
-export function dtmfTones(digits: string, sampleRate: number): Int16Array {
-  const tone = Math.round(0.1 * sampleRate);
-  const gap = Math.round(0.1 * sampleRate);
-  const pause = Math.round(0.5 * sampleRate);
-  const parts: Int16Array[] = [];
-  for (const ch of digits.toUpperCase()) {
-    if (ch === 'W') {
-      parts.push(new Int16Array(pause));
-      continue;
-    }
-    const pair = DTMF_FREQUENCIES[ch];
-    if (!pair) continue;
-    const out = new Int16Array(tone + gap);
-    for (let i = 0; i < tone; i++) {
-      const t = i / sampleRate;
-      // Each tone at about -9 dBFS, so the pair never clips.
-      out[i] = Math.round(11000 * (Math.sin(2 * Math.PI * pair[0] * t) + Math.sin(2 * Math.PI * pair[1] * t)));
-    }
-    parts.push(out);
-  }
-  return concat(parts);
 }

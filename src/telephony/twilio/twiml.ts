@@ -1,7 +1,7 @@
 /**
- * TwiML, the XML Twilio reads to know what to do with a call. We only ever need three
+ * TwiML, the XML Twilio reads to know what to do with a call. We only ever need four
  * documents: open a bidirectional media stream (`<Connect><Stream>`), say something and hang
- * up (a polite refusal), and hang up. Every attribute value and text is XML-escaped here, so
+ * up (a polite refusal), hang up, and dial another number (a cold transfer). Every attribute value and text is XML-escaped here, so
  * a caller-controlled string can never add markup.
  */
 
@@ -74,4 +74,9 @@ export function sayAndHangUpTwiml(text: string, opts: SayOptions = {}): string {
 
 export function hangUpTwiml(): string {
   return response('<Hangup/>');
+}
+
+/** A cold transfer: the call is connected to `number` (E.164); Twilio shows the call's own caller id. */
+export function dialTwiml(number: string): string {
+  return response(`<Dial><Number>${escapeXml(number)}</Number></Dial>`);
 }

@@ -81,6 +81,8 @@ export interface DoubleCall {
   person: StreamPerson | null;
   /** `<Say>` texts of TwiML that was not a stream (an inbound refusal). */
   said: string[];
+  /** Numbers the call was connected to by `<Dial>` (a transfer), in order. */
+  dialed: string[];
   callbacks: Callback[];
   /** Resolves when the call reached a final status and its last callback was answered. */
   done: Promise<DoubleCall>;
@@ -103,7 +105,7 @@ export interface TwilioDoubleOptions {
   keepAudio?: boolean;
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, trimValues: true });
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, trimValues: true, parseTagValue: false });
 
 interface StreamSpec {
   url: string;
@@ -111,13 +113,14 @@ interface StreamSpec {
 }
 
 /** Reads the TwiML verbs we act on: `<Connect><Stream>` with parameters, `<Say>`, `<Pause>`, `<Hangup>`. */
-export function readTwiml(twiml: string): { stream: StreamSpec | null; said: string[]; pauseSeconds: number; hangup: boolean } {
+export function readTwiml(twiml: string): { stream: StreamSpec | null; said: string[]; pauseSeconds: number; hangup: boolean; dialed: string[] } {
   const doc = xml.parse(twiml) as any[];
   const response = doc.find((n) => 'Response' in n)?.Response ?? [];
   let stream: StreamSpec | null = null;
   const said: string[] = [];
   let hangup = false;
   let pauseSeconds = 0;
+  const dialed: string[] = [];
   for (const verb of response) {
     if ('Connect' in verb) {
       const s = (verb.Connect as any[]).find((n) => 'Stream' in n);
@@ -134,9 +137,15 @@ export function readTwiml(twiml: string): { stream: StreamSpec | null; said: str
       pauseSeconds += Number(verb[':@']?.length ?? 1);
     } else if ('Hangup' in verb) {
       hangup = true;
+    } else if ('Dial' in verb) {
+      // `<Dial>+49…</Dial>` or `<Dial><Number>+49…</Number></Dial>`.
+      for (const n of verb.Dial as any[]) {
+        if ('#text' in n) dialed.push(String(n['#text']).trim());
+        else if ('Number' in n) dialed.push((n.Number as any[]).map((t) => String(t['#text'] ?? '')).join('').trim());
+      }
     }
   }
-  return { stream, said, pauseSeconds, hangup };
+  return { stream, said, pauseSeconds, hangup, dialed };
 }
 
 const sid = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -356,6 +365,7 @@ export class TwilioDouble {
       endedBy: null,
       person: null,
       said: [],
+      dialed: [],
       callbacks: [],
       done: undefined as unknown as Promise<DoubleCall>,
     };
@@ -409,8 +419,9 @@ export class TwilioDouble {
 
   /** Follows the call's TwiML: a stream is opened; `<Say>`/`<Hangup>` are noted and end the call. */
   private async runTwiml(call: DoubleCall): Promise<void> {
-    const { stream, said, pauseSeconds, hangup } = readTwiml(call.twiml ?? '<Response/>');
+    const { stream, said, pauseSeconds, hangup, dialed } = readTwiml(call.twiml ?? '<Response/>');
     call.said.push(...said);
+    call.dialed.push(...dialed);
     if (!stream) {
       // About a second per sentence said, and the pauses.
       await this.wait(1000 * (said.length + pauseSeconds));

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, rms } from '../../../src/audio/pcm.js';
 import { MediaProtocolError, parseMediaMessage } from '../../../src/telephony/twilio/media-protocol.js';
-import { dtmfTones } from '../../../src/telephony/twilio/media-stream.js';
+import { dtmfTones } from '../../../src/audio/dtmf.js';
 import { isValidTwilioSignature } from '../../../src/telephony/twilio/signature.js';
 import { connectStreamTwiml } from '../../../src/telephony/twilio/twiml.js';
 import { TwilioRestClient } from '../../../src/telephony/twilio/rest-client.js';

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { connectStreamTwiml, escapeXml, hangUpTwiml, sayAndHangUpTwiml } from '../../../src/telephony/twilio/twiml.js';
+import { connectStreamTwiml, dialTwiml, escapeXml, hangUpTwiml, sayAndHangUpTwiml } from '../../../src/telephony/twilio/twiml.js';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', preserveOrder: false });
 
@@ -34,6 +34,11 @@ describe('TwiML', () => {
   it('drops characters XML cannot carry', () => {
     expect(escapeXml('a\u0000b\u0007c\ud800d\tx')).toBe('abcd\tx');
     expect(escapeXml('emoji 😀')).toBe('emoji 😀');
+  });
+
+  it('dials a number (a cold transfer), escaped', () => {
+    expect(dialTwiml('+4930123456')).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Number>+4930123456</Number></Dial></Response>');
+    expect(dialTwiml('+49</Number><Hangup/>')).toContain('<Number>+49&lt;/Number&gt;&lt;Hangup/&gt;</Number>');
   });
 
   it('hangs up', () => {
