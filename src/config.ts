@@ -39,6 +39,12 @@ const envSchema = z.object({
   JOB_ARCHIVE_AFTER_HOURS: z.coerce.number().int().min(1).default(12),
   /** Days an archived background job is kept before pg-boss deletes it. */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
+  /**
+   * Seconds a webhook job may stay taken before it counts as abandoned (its process died) and is
+   * handed out again; pg-boss looks for such jobs every half of it (at most every 120 s). Longer
+   * than a delivery attempt (15 s) with room to record it.
+   */
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(30).max(3600).default(120),
   ALLOW_PRIVATE_TARGETS: bool.default(false),
   LLM_BASE_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().optional(),

@@ -70,13 +70,14 @@ const PARTS_STARTUP_LOCK = 727_002;
  * archive after JOB_RETENTION_DAYS. pg-boss runs it on one instance at a time (its own lock),
  * every `maintenanceIntervalSeconds`.
  */
-export function jobQueueOptions(config: Pick<Config, 'JOB_ARCHIVE_AFTER_HOURS' | 'JOB_RETENTION_DAYS'>) {
+export function jobQueueOptions(config: Pick<Config, 'JOB_ARCHIVE_AFTER_HOURS' | 'JOB_RETENTION_DAYS' | 'JOB_EXPIRE_SECONDS'>) {
   const archiveAfterSeconds = config.JOB_ARCHIVE_AFTER_HOURS * 3600;
   return {
     archiveCompletedAfterSeconds: archiveAfterSeconds,
     archiveFailedAfterSeconds: archiveAfterSeconds,
     deleteAfterDays: config.JOB_RETENTION_DAYS,
-    maintenanceIntervalSeconds: 120,
+    // Expired jobs are found by this pass too: a dead process's jobs return within 1.5 × JOB_EXPIRE_SECONDS.
+    maintenanceIntervalSeconds: Math.min(120, Math.floor(config.JOB_EXPIRE_SECONDS / 2)),
   } satisfies PgBoss.ConstructorOptions;
 }
 

@@ -138,9 +138,10 @@ export class WebhookDelivery {
     const { boss, options } = this;
     // Created here first so our options hold (createQueue keeps an existing queue as it is).
     // Job retries cover database trouble (attempts are jobs of their own); a job taken by a
-    // process that died is handed out again after two minutes, not pg-boss's fifteen.
-    await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 });
-    await boss.createQueue(CALL_FINISHED_QUEUE, { name: CALL_FINISHED_QUEUE, expireInSeconds: 120 });
+    // process that died is handed out again after JOB_EXPIRE_SECONDS (two minutes), not pg-boss's fifteen.
+    const expireInSeconds = this.ctx.config.JOB_EXPIRE_SECONDS;
+    await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds });
+    await boss.createQueue(CALL_FINISHED_QUEUE, { name: CALL_FINISHED_QUEUE, expireInSeconds });
     this.running = true;
     this.pumpDone = this.pump();
     for (let i = 0; i < options.eventWorkers; i++) {

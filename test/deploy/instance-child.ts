@@ -16,6 +16,8 @@ const config = loadConfig({
   SANDBOX_TIME_SCALE: process.env.SANDBOX_TIME_SCALE ?? '0.005',
   ALLOW_PRIVATE_TARGETS: 'true',
   WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1',
+  // The killed instance's webhook jobs come back after 30 s (the shortest allowed), not 2 min.
+  JOB_EXPIRE_SECONDS: process.env.JOB_EXPIRE_SECONDS ?? '30',
 });
 const service = await startService({
   config,

@@ -5,9 +5,11 @@
  * end: every lead final, no contact dialled more than max_retries, no call left live, every
  * call's webhook delivered, and the share of calls each instance placed.
  *
- * Too slow for `npm test` on a shared 2-core machine (1,000 leads: ~95 s; 10,000: see
- * docs/deployment.md for the measured run), so it runs only when asked:
- * `npm run test:multi-instance` (MULTI_INSTANCE_LEADS=1000 for a quicker one).
+ * Part of `npm test` (embedded and external projects); alone: `npm run test:multi-instance`
+ * (MULTI_INSTANCE_LEADS=1000 for a quicker one). What keeps it short (docs/deployment.md has
+ * the measured runs): the instances hand a dead instance's webhook jobs out again after 30 s
+ * (JOB_EXPIRE_SECONDS) instead of 2 min, so the end does not wait on the killed process's
+ * jobs; the waits poll the database often.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -22,7 +24,6 @@ import { createTestDatabase, dropTestDatabase, startTestService, type TestServic
 const LEADS = Number(process.env.MULTI_INSTANCE_LEADS ?? 10_000);
 const MAX_RETRIES = 2;
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const enabled = process.env.SWITCHBOARD_MULTI_INSTANCE === '1';
 
 let url: string;
 let t: TestService;
@@ -64,7 +65,6 @@ async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  if (!enabled) return;
   url = await createTestDatabase();
   t = await startTestService({ databaseUrl: url });
   receiver = await startReceiver(() => ({ status: 200, body: '{"ok":true}' }));
@@ -79,7 +79,7 @@ afterAll(async () => {
 /** Sandbox outcome by the last two digits: 91 busy, 92 no-answer, 94 voicemail (retried), others converse. */
 const SUFFIXES = ['10', '20', '30', '40', '50', '60', '70', '91', '92', '94'];
 
-describe.runIf(enabled)('three instances, one PostgreSQL, one killed', () => {
+describe('three instances, one PostgreSQL, one killed', () => {
   it(`runs a campaign of ${LEADS} sandbox leads to the end`, async () => {
     const started = Date.now();
     const user = await t.createUser({ max_calls_in_parallel: 200 });
@@ -126,7 +126,7 @@ describe.runIf(enabled)('three instances, one PostgreSQL, one killed', () => {
       'every lead final',
       async () => (await query<{ n: number }>(`select count(*)::int as n from leads where campaign_id = $1 and (status = 'created' or current_call_id is not null)`, [campaign.id]))[0].n === 0,
       900_000,
-      1000,
+      500,
     );
     const leadsDoneAt = Date.now();
     await waitFor(
@@ -140,7 +140,7 @@ describe.runIf(enabled)('three instances, one PostgreSQL, one killed', () => {
         return r.calls === r.delivered;
       },
       300_000,
-      2000,
+      500,
     );
     const doneAt = Date.now();
 
