@@ -50,7 +50,13 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C (or SIGTERM): no more waiting for live calls; they are ended now, and
+      // their records and webhooks still go out.
+      log.info({ signal }, 'second signal: ending live calls now');
+      service.hurry();
+      return;
+    }
     stopping = true;
     log.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'shutting down');
     // Every step of the shutdown is bounded (grace period, post-call work, webhooks, job

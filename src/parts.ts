@@ -24,6 +24,8 @@ export interface BackgroundPart {
    * bounded — live calls within the grace period, then their events and webhooks.
    */
   drain?(): Promise<void>;
+  /** Shutdown: cut step 2 short (a second Ctrl-C): end the work in flight now, with its reason. */
+  hurry?(): void;
   /** Shutdown, step 3 (reverse start order): stop; let what is left finish (bounded). */
   stop(): Promise<void>;
 }

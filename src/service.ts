@@ -22,7 +22,7 @@ import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { runMigrations } from './db/migrate.js';
 import { startupDatabaseError } from './db/startup-error.js';
 import { connect } from './db/pool.js';
-import { loopFailureLogger } from './db/unavailable.js';
+import { isDatabaseUnavailable, loopFailureLogger } from './db/unavailable.js';
 import { buildApp } from './http/app.js';
 import { purposeKey } from './lib/secrets.js';
 import { createLogger } from './logger.js';
@@ -59,6 +59,8 @@ export interface RunningService {
   url?: string;
   bootstrap: BootstrapResult;
   close(): Promise<void>;
+  /** During close(): end the grace period now (live calls are ended at once, with the reason). */
+  hurry(): void;
 }
 
 /** Advisory lock serialising the start of background parts across instances (see startService). */
@@ -123,7 +125,10 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     // still start the calls it created: the engine runs those within the grace period).
     await Promise.all(parts.map((part) => part.quiesce?.().catch((err) => log.error({ err, part: part.name }, 'quiescing background part failed'))));
     for (const part of parts) {
-      await part.drain?.().catch((err) => log.error({ err, part: part.name }, 'draining background part failed'));
+      await part.drain?.().catch((err) =>
+        // Shutting down while the database is away: what is left is durable, or recovered elsewhere.
+        isDatabaseUnavailable(err) ? log.warn({ part: part.name, reason: (err as Error).message }, 'draining background part: the database is unavailable') : log.error({ err, part: part.name }, 'draining background part failed'),
+      );
     }
     await app?.close().catch((err) => log.error({ err }, 'closing HTTP server failed'));
     await accountChanges?.stop();
@@ -227,7 +232,10 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     } else {
       await app.ready();
     }
-    return { app, ctx, url: listening, bootstrap, close };
+    const hurry = () => {
+      for (const part of parts) part.hurry?.();
+    };
+    return { app, ctx, url: listening, bootstrap, close, hurry };
   } catch (err) {
     await close();
     throw err;

@@ -67,6 +67,9 @@ export class CallEngine implements CallService {
   private accepting = true;
   /** True once the grace period is over: not even a call created before is started. */
   private ending = false;
+  /** Ends the grace period now (a second Ctrl-C); set while `stop` waits. */
+  private cutGrace: (() => void) | null = null;
+  private graceCut = false;
   /** Audio legs converse through the voice core when the deployment can speak (a text-to-speech provider). */
   get speaks(): boolean {
     return this.providers.tts.size > 0;
@@ -427,12 +430,22 @@ export class CallEngine implements CallService {
     const deadline = Date.now() + graceMs;
     const settled = () => Promise.allSettled([...this.live.values()].map((c) => c.finished));
     if (this.live.size > 0) this.ctx.log.info({ calls: this.live.size, graceSeconds: graceMs / 1000 }, 'waiting for live calls to finish');
-    while (this.live.size > 0 && Date.now() < deadline) await Promise.race([settled(), delay(Math.min(1000, deadline - Date.now()))]);
+    const cut = new Promise<void>((resolve) => (this.cutGrace = resolve));
+    while (this.live.size > 0 && Date.now() < deadline && !this.graceCut) {
+      await Promise.race([settled(), cut, delay(Math.min(1000, deadline - Date.now()))]);
+    }
+    this.cutGrace = null;
     this.ending = true;
     if (this.live.size === 0) return;
     this.ctx.log.info({ calls: this.live.size }, 'grace period over: ending the live calls');
     for (const c of this.live.values()) c.session.stop(SHUTDOWN_REASON);
     await Promise.race([settled(), delay(AFTER_GRACE_MS)]);
+  }
+
+  /** Ends the grace period of a shutdown now: the live calls are ended at once (a second Ctrl-C). */
+  endGracePeriod(): void {
+    this.graceCut = true;
+    this.cutGrace?.();
   }
 
   /** Resolves when every call running now has finished (tests, benchmarks). */

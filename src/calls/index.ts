@@ -78,6 +78,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       stopped = true;
       for (const t of timers) clearTimeout(t);
     },
+    hurry: () => engine.endGracePeriod(),
     async drain() {
       // The heartbeat goes on meanwhile: other instances must not take our live calls for orphans.
       await sweeping;

@@ -107,6 +107,8 @@ interface Scenario {
   /** Signal the whole process group (Ctrl-C in a terminal) rather than the process. */
   group: boolean;
   graceSeconds: number;
+  /** Signal a second time once draining (a second Ctrl-C): the grace period ends at once. */
+  twice?: boolean;
 }
 
 async function run(target: Target, scenario: Scenario) {
@@ -188,6 +190,10 @@ async function run(target: Target, scenario: Scenario) {
     await waitUntil(async () => (await fetch(`${main.url}/ready`).catch(() => null))?.status === 503, 10_000, '/ready 503');
     const refused = await api(main.url, token, 'POST', '/api/user/make_call', { phone_number: '+4915123456730', assistant_id: assistantId });
     expect(refused).toEqual({ status: 503, body: { message: 'The service is shutting down and takes no new calls; please try again in a moment.' } });
+    if (scenario.twice) {
+      if (scenario.group) process.kill(-main.child.pid!, scenario.signal);
+      else main.child.kill(scenario.signal);
+    }
 
     expect(await exited).toBe(0);
     const exitedAt = Date.now();
@@ -254,6 +260,17 @@ const scenarios = (target: () => Promise<Target> | Target) => {
 
 describe('shutdown with live calls, DATABASE_URL', () => {
   scenarios(externalTarget);
+
+  it('a second Ctrl-C ends the live calls at once (with the reason), long before a 60 s grace period is over', async () => {
+    const r = await run(await externalTarget(), { signal: 'SIGINT', group: true, graceSeconds: 60, twice: true });
+    expectDrained(r, 60);
+    expect(r.exitedAt - r.signalledAt).toBeLessThan(45_000);
+    for (const id of r.liveAtSignal) {
+      const c = r.calls.find((x) => x.id === id)!;
+      expect(c.status).toBe('ended');
+      expect(c.transcript.split('\n').at(-1)).toBe(SHUTDOWN_LINE);
+    }
+  }, 240_000);
 });
 
 // The process's own embedded server (what `npm start` runs): once, in the embedded project.

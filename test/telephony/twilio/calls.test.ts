@@ -283,3 +283,23 @@ describe('Twilio inbound', () => {
     expect((await t.service.ctx.database.pool.query('SELECT count(*)::int AS n FROM calls')).rows[0].n).toBe(before);
   });
 });
+
+// Last in this file: it puts the engine into its shutdown state for good.
+describe('Twilio while the instance shuts down (SIGTERM)', () => {
+  it('turns an inbound call away politely, with a call record saying why; make_call answers 503', async () => {
+    const number = await t.admin.post(`/api/admin/users/${bob.id}/phone-numbers`, { phone_number: '+14155550303', type_label: 'Normal', carrier: 'twilio' });
+    const late = await insertAssistant(t, bob.id, { type: 'inbound', phoneNumberId: number.body.data.id, name: 'Late' });
+    // What src/service.ts does first on SIGTERM (the drain itself: test/reliability/shutdown-live-calls.test.ts).
+    t.service.ctx.services.callEngine!.beginShutdown();
+    const call = double.inboundCall({ from: '+14155550996', to: '+14155550303', voiceUrl: `${PUBLIC}/carriers/twilio/voice` });
+    await call.done;
+    expect(call.callbacks[0]).toMatchObject({ kind: 'voice', status: 200 });
+    expect(call.said[0]).toMatch(/cannot take your call/);
+    expect(call.twiml).toContain('<Hangup/>');
+    const { rows } = await t.service.ctx.database.pool.query(`SELECT status, evaluation FROM calls WHERE assistant_id = $1`, [late.id]);
+    expect(rows).toEqual([{ status: 'failed', evaluation: { refused: 'the instance it reached was shutting down' } }]);
+    const res = await alice.post('/api/user/make_call', { phone_number: '+14155550199', assistant_id: outboundAssistant });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ message: 'The service is shutting down and takes no new calls; please try again in a moment.' });
+  }, 20_000);
+});
