@@ -164,7 +164,9 @@ class SandboxLeg implements CarrierLeg {
     this.emit({ type: 'answered', answeredBy: 'human' });
     // A person who hears nothing says "Hello?" first.
     this.after(SANDBOX_TIMINGS.helloAfter, () => {
-      if (!this.aiHasSpoken && this.replies === 0) this.customerSays(SANDBOX_SCRIPTS.hello);
+      // ...unless the assistant's voice reaches them while their own words are being formed
+      // (the local voice can take a while to start on a cold or busy machine).
+      if (!this.aiHasSpoken && this.replies === 0) this.customerSays(SANDBOX_SCRIPTS.hello, () => !this.aiHasSpoken);
     });
   }
 
@@ -214,17 +216,27 @@ class SandboxLeg implements CarrierLeg {
     });
   }
 
-  /** Resolves once the customer has finished saying it. */
-  private customerSays(text: string): Promise<void> {
+  /**
+   * Resolves once the customer has finished saying it. `stillWanted` is checked again once the
+   * words are ready to be spoken; false drops them.
+   */
+  private customerSays(text: string, stillWanted: () => boolean = () => true): Promise<void> {
     if (!this.live) return Promise.resolve();
     this.replies++;
     if (this.voice && this.media) {
       const media = this.media;
       // Real audio on the line, then the words it stands for (the sandbox knows them for sure).
-      return this.voice(text, SANDBOX_SAMPLE_RATE)
-        .then((samples) => media.speak(samples))
-        .catch(() => undefined)
-        .then(() => this.emit({ type: 'customer-said', text }));
+      return this.voice(text, SANDBOX_SAMPLE_RATE).then(
+        async (samples) => {
+          if (!stillWanted()) {
+            this.replies--;
+            return;
+          }
+          await media.speak(samples).catch(() => undefined);
+          this.emit({ type: 'customer-said', text });
+        },
+        () => this.emit({ type: 'customer-said', text }),
+      );
     }
     // The utterance is delivered once spoken (speech-to-text sees whole utterances).
     this.emit({ type: 'customer-said', text });
