@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
+import { loggerOptions } from '../logger.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { connect, type Database } from '../db/pool.js';
@@ -48,8 +49,9 @@ export function openSession(io: CliIo, json: boolean): Session {
     if (err instanceof ConfigError) throw new CliError(err.message, 2);
     throw err;
   }
-  // The CLI's own log lines (e.g. an embedded server it starts) are warnings only, on stderr.
-  const log = pino({ level: 'warn' }, { write: (s: string) => io.stderr(s) });
+  // The CLI's own log lines (e.g. an embedded server it starts) are warnings only, on stderr,
+  // with the service's redaction list (src/lib/redact.ts).
+  const log = pino(loggerOptions('warn'), { write: (s: string) => io.stderr(s) });
   return { config, out: createOutput(json, io.stdout, io.stderr), log, io };
 }
 
