@@ -344,6 +344,7 @@ export class CallEngine implements CallService {
     await this.vad?.prepare();
     return voiceFactory(
       {
+        mode: call.mode ?? 'pipeline',
         voiceProvider: call.voice_provider ?? 'local',
         providerVoiceId: call.provider_voice_id,
         languageIso2: call.language_iso2,

@@ -9,7 +9,10 @@
  * - speech-to-text: the assistant's `transcriber_provider_id` when registered, else Deepgram
  *   when registered (its key is set), else the OpenAI-compatible server, else none (only legs
  *   that know the caller's words, like the sandbox, converse);
- * - voice activity: the deployment's VAD model (Silero), else the energy fallback (logged).
+ * - voice activity: the deployment's VAD model (Silero), else the energy fallback (logged);
+ * - `mode: multimodal`: a speech-to-speech session with the registry's realtime provider
+ *   (speech-to-speech.ts) instead of all of the above; without one the call runs the pipeline
+ *   and its transcript says so.
  */
 import type { Logger } from 'pino';
 import type { ProviderRegistry } from '../../providers/registry.js';
@@ -17,12 +20,17 @@ import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js
 import type { Clock } from '../../telephony/clock.js';
 import { NoiseGateStage } from './noise-gate.js';
 import { AmbientStage } from './ambient.js';
-import type { EndpointType } from './settings.js';
-import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from './speech-options.js';
+import type { RealtimeProvider } from '../../providers/realtime/types.js';
+import { bargeInRule, endpointRule } from './sensitivity.js';
+import { Floor, type EndpointType } from './settings.js';
+import { DEFAULT_PROVIDER_VOICES, sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from './speech-options.js';
+import { SpeechToSpeechStage } from './speech-to-speech.js';
 import { EnergyVad, type VadModel } from './vad.js';
 import { VoiceCall, type VoiceCallFactory } from './voice-call.js';
 
 export interface AssistantVoiceRow extends VoiceSettingsRow {
+  /** `pipeline` (default) or `multimodal`. */
+  mode?: string;
   endpointType: string;
   interruptSensitivity: string | number;
   allowInterruptions: boolean;
@@ -44,6 +52,30 @@ export interface VadModels {
 }
 
 export function voiceFactory(
+  row: AssistantVoiceRow,
+  registry: ProviderRegistry,
+  deps: { clock: Clock; log: Logger; vad?: VadModels },
+): VoiceCallFactory | undefined {
+  const { log } = deps;
+  if (row.mode === 'multimodal') {
+    const realtime = registry.realtime.get(row.voiceProvider) ?? registry.realtime.values().next().value;
+    if (realtime) return speechToSpeechFactory(row, realtime, deps);
+    log.warn('the assistant is in multimodal mode but no speech-to-speech server is configured; running the pipeline');
+    const pipeline = pipelineFactory(row, registry, deps);
+    return pipeline && ((media, conversation) => {
+      const call = pipeline(media, conversation);
+      call.note(MULTIMODAL_FALLBACK_NOTE);
+      return call;
+    });
+  }
+  return pipelineFactory(row, registry, deps);
+}
+
+/** The transcript's line when `mode: multimodal` falls back to the pipeline. */
+export const MULTIMODAL_FALLBACK_NOTE =
+  '[multimodal mode requested, but no speech-to-speech server is configured (REALTIME_URL): this call ran the speech-to-text, language model and text-to-speech pipeline]';
+
+function pipelineFactory(
   row: AssistantVoiceRow,
   registry: ProviderRegistry,
   deps: { clock: Clock; log: Logger; vad?: VadModels },
@@ -115,4 +147,61 @@ export function voiceOf(
 function ambientStages(row: AssistantVoiceRow): AmbientStage[] {
   const stage = new AmbientStage(row.ambientSound ?? 'none', row.ambientSoundVolume ?? 0);
   return stage.audible ? [stage] : [];
+}
+
+/**
+ * `mode: multimodal`: the session's settings from the assistant's — instructions = the prompt,
+ * the voice (the voice list's id for this provider, else its default), language, speed, and the
+ * model's turn detection from `endpoint_sensitivity` (silence) and `interrupt_sensitivity`
+ * (its speech threshold); barge-in rules stay the core's (speech-to-speech.ts).
+ */
+function speechToSpeechFactory(row: AssistantVoiceRow, realtime: RealtimeProvider, deps: { clock: Clock; log: Logger }): VoiceCallFactory {
+  const { log, clock } = deps;
+  const speech = ttsOptionsFor(row, 24_000).options;
+  const ownVoice = row.voiceProvider === realtime.name ? row.providerVoiceId?.trim() : undefined;
+  const voice = ownVoice || DEFAULT_PROVIDER_VOICES[realtime.name] || 'alloy';
+  if (!ownVoice) log.info({ voice, voiceProvider: row.voiceProvider }, "the assistant's voice is not the speech-to-speech provider's; using its default voice");
+  return (media, conversation) => {
+    const llm = conversation.llm;
+    const system = llm.messages.find((m) => m.role === 'system');
+    const floor = new Floor();
+    const stage = new SpeechToSpeechStage({
+      provider: realtime,
+      session: {
+        instructions: typeof system?.content === 'string' ? system.content : '',
+        voice,
+        language: speech.language ?? 'en',
+        speed: speech.speed,
+        tools: llm.specs.map((s) => ({ name: s.name, description: s.description, parameters: s.parameters })),
+        turnDetection: { silenceMs: endpointRule(row.endpointSensitivity).silenceMs, threshold: bargeInRule(row.interruptSensitivity).vadThreshold },
+      },
+      legRate: media.sampleRate,
+      floor,
+      allowInterruptions: row.allowInterruptions,
+      minInterruptWords: Math.max(0, row.minInterruptWords),
+      messages: llm.messages,
+      tools: llm.tools,
+      executor: llm.executor,
+      onToolCall: llm.onToolCall,
+    });
+    return new VoiceCall({
+      media,
+      clock,
+      log,
+      llm,
+      floor,
+      speechToSpeech: stage,
+      tracker: conversation.tracker,
+      tapStages: conversation.tapStages,
+      inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
+      outputStages: ambientStages(row),
+      turnTaking: {
+        endpointType: 'ai',
+        endpointSensitivity: Number(row.endpointSensitivity),
+        interruptSensitivity: Number(row.interruptSensitivity),
+        allowInterruptions: row.allowInterruptions,
+        minInterruptWords: Math.max(0, row.minInterruptWords),
+      },
+    });
+  };
 }

@@ -38,8 +38,12 @@ export type Frame =
   | { kind: 'utterance-end'; turn: TurnId; at: number }
   /** The leg knows the caller's words for sure (the sandbox speaks its own script). */
   | { kind: 'customer-said'; turn: TurnId; text: string; at: number }
-  /** The caller is done: the turn-taking stage decided; `endOfSpeechAt` is when the caller stopped. */
-  | { kind: 'end-of-turn'; turn: TurnId; text: string; endOfSpeechAt: number; at: number }
+  /**
+   * The caller is done: the turn-taking stage decided; `endOfSpeechAt` is when the caller stopped.
+   * `late`: the words of a reply that has already begun (speech-to-speech: the model may start
+   * answering before the transcript of what it heard arrives); they belong to turn `turn`.
+   */
+  | { kind: 'end-of-turn'; turn: TurnId; text: string; endOfSpeechAt: number; at: number; late?: boolean }
   /** A key the caller pressed. */
   | { kind: 'dtmf'; turn: TurnId; digit: string; at: number }
 
@@ -60,6 +64,11 @@ export type Frame =
   | { kind: 'speak-end'; turn: TurnId; at: number }
   /** Synthesized audio as the TTS provider delivered it (any rate), with alignment when the vendor gives it. */
   | { kind: 'tts-audio'; turn: TurnId; samples: Int16Array; sampleRate: number; alignment?: TtsAlignment; at: number }
+  /**
+   * Text of audio a speech-to-speech model produces on its own, as it comes (no `speak` before
+   * it): it extends the text of the piece being played, so what was heard can be told.
+   */
+  | { kind: 'tts-text'; turn: TurnId; text: string; at: number }
   /** All audio of the `speak` piece `text` has been delivered by the TTS provider. */
   | { kind: 'tts-spoken'; turn: TurnId; text: string; at: number }
   /** The TTS stream of this turn is complete. */
@@ -74,8 +83,11 @@ export type Frame =
   | { kind: 'filler'; turn: TurnId; text: string; reason: FillerReason; at: number }
 
   // ── control ────────────────────────────────────────────────────────────────────────────────
-  /** The caller cut the assistant off; `heardText` is what the caller heard of the reply. */
-  | { kind: 'interruption'; turn: TurnId; heardText: string; at: number }
+  /**
+   * The caller cut the assistant off; `heardText` is what the caller heard of the reply,
+   * `heardMs` how much of its audio was played (a speech-to-speech model cuts its memory there).
+   */
+  | { kind: 'interruption'; turn: TurnId; heardText: string; heardMs?: number; at: number }
   /** The turn is cancelled: stages stop its work (LLM, TTS, playback) at once. */
   | { kind: 'cancel'; turn: TurnId; reason: CancelReason; at: number }
   /**

@@ -11,7 +11,9 @@
  *   whole pieces whose playout finished, plus the played fraction of the current piece
  *   (proportional by characters, cut back to a whole word);
  * - when the turn's TTS is done and its last mark comes back: `playback-done` (down and up);
- * - a `hang-up` from our side (end-call) waits until the audio before it has been played.
+ * - a `hang-up` from our side (end-call) waits until the audio before it has been played;
+ * - a speech-to-speech model's audio comes with its own text (`tts-text`, no `speak` before it):
+ *   the text grows the current piece, and `tts-spoken` then gives the piece its whole text.
  */
 import { Resampler } from '../../audio/resample.js';
 import type { LegMedia } from '../../telephony/types.js';
@@ -30,6 +32,8 @@ export interface OutputOptions {
 
 interface Piece {
   text: string;
+  /** The text came with the audio (`tts-text`), not from a `speak` before it. */
+  fromAudio?: boolean;
   /** Audio of the piece received so far, in leg samples. */
   samples: number;
   /** All its audio has arrived (`tts-spoken`). */
@@ -87,8 +91,11 @@ export class OutputStage implements Stage {
       case 'tts-audio':
         this.onAudio(frame);
         break;
+      case 'tts-text':
+        this.onText(frame.turn, frame.text);
+        break;
       case 'tts-spoken':
-        this.onSpoken(frame.turn);
+        this.onSpoken(frame.turn, frame.text);
         break;
       case 'tts-done': {
         const p = this.playout(frame.turn);
@@ -122,10 +129,10 @@ export class OutputStage implements Stage {
       const total = (piece.samples / this.options.media.sampleRate) * 1000;
       const played = piece.playout.reduce((sum, f) => sum + Math.min(f.ms, Math.max(0, now - f.start)), 0);
       if (piece.confirmed || (piece.complete && total > 0 && played >= total - 1)) {
-        parts.push(piece.text);
+        parts.push(piece.text.trim());
         continue;
       }
-      if (played > 0 && total > 0) parts.push(prefixOf(piece.text, played / total));
+      if (played > 0 && total > 0) parts.push(prefixOf(piece.text.trim(), played / total));
       break;
     }
     return parts.filter((t) => t !== '').join(' ');
@@ -158,11 +165,21 @@ export class OutputStage implements Stage {
     p.remainder = joined.slice(offset);
   }
 
-  private onSpoken(turn: TurnId): void {
+  private onText(turn: TurnId, text: string): void {
+    const p = this.playout(turn);
+    if (p.pieces.length <= p.current) p.pieces.push({ text: '', samples: 0, complete: false, confirmed: false, playout: [] });
+    const piece = p.pieces[p.current]!;
+    piece.fromAudio = true;
+    piece.text += text;
+  }
+
+  private onSpoken(turn: TurnId, text: string): void {
     const p = this.playout(turn);
     this.flushRemainder(p);
     const piece = p.pieces[p.current];
     if (!piece) return;
+    // The provider's whole text of its own audio replaces what streamed in with it.
+    if ((piece.fromAudio || piece.text === '') && text.trim() !== '') piece.text = text.trim();
     piece.complete = true;
     this.queue.push({ turn, mark: `t${turn}p${p.current}` });
     p.current++;
@@ -248,18 +265,19 @@ export class OutputStage implements Stage {
     const p = this.playouts.get(turn);
     this.options.floor.assistantDone(turn);
     if (!p) {
-      if (bargeIn) this.both({ kind: 'interruption', turn, heardText: '', at: this.options.clock.now() });
+      if (bargeIn) this.both({ kind: 'interruption', turn, heardText: '', heardMs: 0, at: this.options.clock.now() });
       return;
     }
     const now = this.options.clock.now();
     const heardText = this.heardText(turn, now);
+    const heardMs = Math.round(p.pieces.reduce((sum, piece) => sum + piece.playout.reduce((s, f) => s + Math.min(f.ms, Math.max(0, now - f.start)), 0), 0));
     for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]!.turn === turn) this.queue.splice(i, 1);
     if (p.handedAny) {
       this.options.media.clear();
       this.bufferedUntil = now;
     }
     this.playouts.delete(turn);
-    if (bargeIn) this.both({ kind: 'interruption', turn, heardText, at: now });
+    if (bargeIn) this.both({ kind: 'interruption', turn, heardText: heardText.trim(), heardMs, at: now });
   }
 
   private both(frame: Frame): void {

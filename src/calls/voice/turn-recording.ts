@@ -13,6 +13,8 @@ export class TurnRecordingStage implements Stage {
   readonly name = 'turn-recording';
   /** Tracker positions of our turns (the tracker numbers turns itself). */
   private readonly positions = new Map<TurnId, number>();
+  /** Turns whose text comes with their audio (`tts-text`: speech-to-speech), not from `speak`. */
+  private readonly textWithAudio = new Set<TurnId>();
   /** The last end of turn (its `at` is when the final transcript was there). */
   private lastEndOfTurn: { turn: TurnId; at: number } | null = null;
 
@@ -27,6 +29,14 @@ export class TurnRecordingStage implements Stage {
     const t = this.tracker;
     switch (frame.kind) {
       case 'end-of-turn':
+        // The words of a reply already under way (speech-to-speech): they join that turn.
+        if (frame.late) {
+          if (this.positions.get(frame.turn) === t.current) {
+            t.callerSaid(frame.text);
+            t.stage('finalTranscript', frame.at);
+          }
+          return;
+        }
         this.lastEndOfTurn = { turn: frame.turn, at: frame.at };
         return;
       case 'turn-started': {
@@ -56,6 +66,12 @@ export class TurnRecordingStage implements Stage {
       case 'speak':
         if (frame.source !== 'filler') t.assistantSaid(frame.text);
         return;
+      case 'tts-text':
+        this.textWithAudio.add(frame.turn);
+        return;
+      case 'tts-spoken':
+        if (this.textWithAudio.has(frame.turn)) t.assistantSaid(frame.text);
+        return;
       case 'tts-audio':
         t.stage('ttsFirstByte', frame.at);
         return;
@@ -68,9 +84,11 @@ export class TurnRecordingStage implements Stage {
       case 'interruption':
         t.bargeIn(frame.heardText, frame.at);
         t.finish({ interrupted: true, heardText: frame.heardText, position: this.positions.get(frame.turn) });
+        this.textWithAudio.delete(frame.turn);
         return;
       case 'playback-done':
         t.finish({ position: this.positions.get(frame.turn) });
+        this.textWithAudio.delete(frame.turn);
         return;
     }
   }

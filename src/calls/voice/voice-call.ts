@@ -5,6 +5,9 @@
  *                 ▲                 │ cancel(turn)                   ▲                        │ media.play/mark/clear
  *                 └─ barge-in rule while the assistant holds the floor └── interruption (heard) ◀┘
  *
+ * In `mode: multimodal` one speech-to-speech stage (speech-to-speech.ts) stands where vad … tts
+ * are; everything from the output on is the same.
+ *
  * The session (src/calls/session.ts) owns the call's life (timers, end, result); this class owns
  * the conversation's audio: it feeds the leg's audio and words in, lets the session say scripted
  * lines (greeting, re-engagement), and reports the transcript lines as the caller heard them.
@@ -25,6 +28,7 @@ import { bargeInRule, endpointRule } from './sensitivity.js';
 import { ScriptedReplyStage } from './scripted-reply.js';
 import { SentenceAggregator } from './sentences.js';
 import { Floor, SPEECH_THRESHOLD, type TurnTakingSettings } from './settings.js';
+import type { SpeechToSpeechStage } from './speech-to-speech.js';
 import { SttStage } from './stt.js';
 import { TtsStage } from './tts.js';
 import { isProviderStage, TurnRecordingStage } from './turn-recording.js';
@@ -36,7 +40,12 @@ export interface VoiceCallOptions {
   clock: Clock;
   log: Logger;
   llm: LlmStageOptions;
-  tts: { provider: TtsProvider; options: TtsStreamOptions };
+  /** Required unless `speechToSpeech` speaks instead. */
+  tts?: { provider: TtsProvider; options: TtsStreamOptions };
+  /** Who holds the floor (shared with a `speechToSpeech` stage); default: a new one. */
+  floor?: Floor;
+  /** `mode: multimodal`: a realtime model hears and speaks in place of VAD, STT, LLM and TTS. */
+  speechToSpeech?: SpeechToSpeechStage;
   /** None: the caller's words come only from the leg (`customer-said`, the sandbox). */
   stt?: { provider: SttProvider; options: SttStreamOptions } | null;
   /** None: no voice activity detection (turns end on the leg's words or the STT's endpointing). */
@@ -90,21 +99,46 @@ export function failureNote(stage: 'stt' | 'llm' | 'tts', message: string): stri
 
 export class VoiceCall {
   readonly pipeline: Pipeline;
-  readonly floor = new Floor();
+  readonly floor: Floor;
   readonly output: OutputStage;
   private readonly stt: SttStage | null;
   private readonly scripted = new ScriptedReplyStage();
-  private readonly tts: TtsStage;
+  /** The pipeline's text-to-speech stage (null in speech-to-speech mode). */
+  private tts: TtsStage | null = null;
+  private readonly speechToSpeech: SpeechToSpeechStage | null;
   private readonly lineListeners: ((line: TranscriptLine) => void)[] = [];
   private readonly frameListeners: ((frame: Frame) => void)[] = [];
   private readonly noteListeners: ((note: string) => void)[] = [];
   private readonly notes = new Set<string>();
 
   constructor(private readonly options: VoiceCallOptions) {
-    const { media, clock, log, turnTaking } = options;
+    const { media, clock, log } = options;
+    this.floor = options.floor ?? new Floor();
+    const stages: Stage[] = [...(options.inputStages ?? [])];
+    this.speechToSpeech = options.speechToSpeech ?? null;
+    this.output = new OutputStage({ media, clock, floor: this.floor });
+    if (this.speechToSpeech) {
+      this.stt = null;
+      stages.push(this.speechToSpeech, ...(options.outputStages ?? []), this.output);
+    } else {
+      this.stt = this.pipelineStages(stages);
+    }
+    if (options.tracker) stages.push(new TurnRecordingStage(options.tracker));
+    stages.push(...(options.tapStages ?? []));
+    this.pipeline = new Pipeline(stages, { clock, log });
+    this.pipeline.onOutput((frame) => this.onFrame(frame));
+    media.onAudio((samples) =>
+      this.pipeline.push({ kind: 'audio-in', turn: this.pipeline.turns.current, samples, sampleRate: media.sampleRate, at: clock.now() }),
+    );
+  }
+
+  /** The STT → LLM → TTS stages of `mode: pipeline`, onto `stages`; returns the STT stage. */
+  private pipelineStages(stages: Stage[]): SttStage | null {
+    const options = this.options;
+    const { media, clock, turnTaking } = options;
+    if (!options.tts) throw new Error('a pipeline voice call needs a text-to-speech provider');
     const floor = this.floor;
     const barge = bargeInRule(turnTaking.interruptSensitivity);
-    const stages: Stage[] = [...(options.inputStages ?? [])];
     if (options.vad) {
       stages.push(
         new VadStage({
@@ -115,10 +149,10 @@ export class VoiceCall {
         }),
       );
     }
-    this.stt = options.stt ? new SttStage(options.stt.provider, options.stt.options) : null;
-    if (this.stt) stages.push(this.stt);
-    this.output = new OutputStage({ media, clock, floor });
-    this.tts = new TtsStage(options.tts.provider, options.tts.options);
+    const stt = options.stt ? new SttStage(options.stt.provider, options.stt.options) : null;
+    if (stt) stages.push(stt);
+    const tts = new TtsStage(options.tts.provider, options.tts.options);
+    this.tts = tts;
     stages.push(
       new InterruptionStage({ allowInterruptions: turnTaking.allowInterruptions, minInterruptWords: turnTaking.minInterruptWords, floor }),
       new TurnTakingStage({
@@ -127,23 +161,17 @@ export class VoiceCall {
         endpointMs: endpointRule(turnTaking.endpointSensitivity).silenceMs,
         floor,
         clock,
-        finalize: () => this.stt?.finalize(),
+        finalize: () => stt?.finalize(),
       }),
       new KeypadStage({ floor, clock, keysTaken: options.keysTaken }),
       this.scripted,
       new LlmStage(options.llm),
       new SentenceAggregator(),
-      this.tts,
+      tts,
       ...(options.outputStages ?? []),
       this.output,
     );
-    if (options.tracker) stages.push(new TurnRecordingStage(options.tracker));
-    stages.push(...(options.tapStages ?? []));
-    this.pipeline = new Pipeline(stages, { clock, log });
-    this.pipeline.onOutput((frame) => this.onFrame(frame));
-    media.onAudio((samples) =>
-      this.pipeline.push({ kind: 'audio-in', turn: this.pipeline.turns.current, samples, sampleRate: media.sampleRate, at: clock.now() }),
-    );
+    return stt;
   }
 
   /** Transcript lines as the caller heard them (the assistant's cut at a barge-in). */
@@ -151,9 +179,10 @@ export class VoiceCall {
     this.lineListeners.push(listener);
   }
 
-  /** Note lines for the transcript: why a provider failed (speech-to-text, LLM, text-to-speech). */
+  /** Note lines for the transcript: why a provider failed (speech-to-text, LLM, text-to-speech); notes made before come at once. */
   onNote(listener: (note: string) => void): void {
     this.noteListeners.push(listener);
+    for (const note of this.notes) listener(note);
   }
 
   /** Every frame that leaves the pipeline. */
@@ -189,6 +218,10 @@ export class VoiceCall {
     this.floor.assistantTakes(turn);
     const at = this.options.clock.now();
     const done = this.turnOver(turn);
+    if (this.speechToSpeech) {
+      this.speechToSpeech.say(turn, text, kind);
+      return done;
+    }
     this.pipeline.pushAt('sentences', { kind: 'turn-started', turn, turnKind: kind, callerText: null, at });
     this.pipeline.pushAt('sentences', { kind: 'speak', turn, text, source: 'scripted', at });
     this.pipeline.pushAt('sentences', { kind: 'speak-end', turn, at });
@@ -201,8 +234,9 @@ export class VoiceCall {
    * (or cut off). The opening line of wait_for_customer, the voicemail message.
    */
   answerNextTurnWith(text: string, kind: TurnKind, onStart?: (callerText: string) => void): Promise<void> {
+    const next = this.speechToSpeech ?? this.scripted;
     return new Promise((resolve) =>
-      this.scripted.next({
+      next.next({
         text,
         kind,
         onStart: (callerText, turn) => {
@@ -215,13 +249,14 @@ export class VoiceCall {
 
   /** The scripted answer waiting for the caller's next turn is not said after all. */
   cancelScriptedReply(): void {
-    this.scripted.clear();
+    (this.speechToSpeech ?? this.scripted).clear();
   }
 
   /** A filler phrase in the assistant's current turn (while a tool runs or the LLM is slow): said, not in the LLM history. */
   sayFiller(text: string, reason: FillerReason): void {
     const turn = this.floor.assistantTurn;
-    if (turn === null || this.pipeline.turns.isCancelled(turn)) return;
+    // Speech-to-speech says no fillers (speech-to-speech.ts).
+    if (turn === null || this.pipeline.turns.isCancelled(turn) || this.speechToSpeech) return;
     const at = this.options.clock.now();
     this.pipeline.pushAt('tts', { kind: 'filler', turn, text, reason, at });
     this.pipeline.pushAt('tts', { kind: 'speak', turn, text, source: 'filler', at });
@@ -229,13 +264,15 @@ export class VoiceCall {
 
   /** Another assistant's voice from the next turn on (assistant_transfer); rate: the leg's. */
   useVoice(tts: { provider: TtsProvider; options: TtsStreamOptions }): void {
-    this.tts.useVoice(tts.provider, { ...tts.options, sampleRate: this.options.media.sampleRate });
+    // A speech-to-speech session keeps the voice it was opened with.
+    this.tts?.useVoice(tts.provider, { ...tts.options, sampleRate: this.options.media.sampleRate });
   }
 
   /** The model speaks first (no opening line): a reply turn without caller words. */
   respond(): void {
     const turn = this.pipeline.turns.begin();
     this.floor.assistantTakes(turn);
+    if (this.speechToSpeech) return this.speechToSpeech.respond(turn);
     this.pipeline.pushAt('llm', { kind: 'turn-started', turn, turnKind: 'reply', callerText: null, at: this.options.clock.now() });
   }
 
@@ -271,8 +308,12 @@ export class VoiceCall {
     });
   }
 
-  /** Each distinct failure once (a provider refusing every turn says so once), up to MAX_NOTES. */
-  private note(text: string): void {
+  /**
+   * A note line for the call's transcript (a provider failure; the factory's remark that
+   * multimodal fell back to the pipeline). Each distinct note once (a provider refusing every
+   * turn says so once), up to MAX_NOTES.
+   */
+  note(text: string): void {
     if (this.notes.has(text) || this.notes.size >= MAX_NOTES) return;
     this.notes.add(text);
     for (const l of this.noteListeners) l(text);

@@ -62,8 +62,11 @@ export type RealtimeEvent =
 export interface RealtimeSession {
   /** Caller audio, PCM16 mono at the session's rate, in order. */
   sendAudio(samples: Int16Array): void;
-  /** The result of a `function-call`; the model then goes on (`respond()` is sent with it). */
-  sendFunctionResult(callId: string, output: string): void;
+  /**
+   * The result of a `function-call`; the model then goes on (`respond()` is sent with it unless
+   * `respond` is false: several results of one answer are followed by one `respond()`).
+   */
+  sendFunctionResult(callId: string, output: string, respond?: boolean): void;
   /** Asks the model to answer now; `instructions` steer this answer only (e.g. "Say exactly: …"). */
   respond(instructions?: string): void;
   /**

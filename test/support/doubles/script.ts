@@ -34,6 +34,12 @@ export class ScriptBook {
     this.fallback = reply;
   }
 
+  /** Forgets every script and the fallback (tests that reuse a double). */
+  clear(): void {
+    this.scripts.length = 0;
+    this.fallback = null;
+  }
+
   replyFor(utterance: string, round: number): Reply | null {
     for (const s of this.scripts) {
       const hit = typeof s.match === 'string' ? s.match.trim().toLowerCase() === utterance.trim().toLowerCase() : s.match.test(utterance);
@@ -56,6 +62,12 @@ export abstract class ScriptedDouble extends ProtocolDouble {
   /** The answer when no script matches. */
   otherwise(reply: Reply): this {
     this.script.otherwise(reply);
+    return this;
+  }
+
+  /** Forgets every script (a test that reuses the double starts afresh). */
+  forgetScripts(): this {
+    this.script.clear();
     return this;
   }
 }

@@ -146,9 +146,9 @@ class OpenAiRealtimeSession implements RealtimeSession {
     this.send({ type: 'input_audio_buffer.append', audio: bytes.toString('base64') });
   }
 
-  sendFunctionResult(callId: string, output: string): void {
+  sendFunctionResult(callId: string, output: string, respond = true): void {
     this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
-    this.respond();
+    if (respond) this.respond();
   }
 
   respond(instructions?: string): void {
@@ -200,6 +200,8 @@ class OpenAiRealtimeSession implements RealtimeSession {
         return this.emit({ type: 'caller-transcript', text: String(event.transcript ?? '').trim() });
       case 'response.created':
         this.activeResponse = String(event.response?.id ?? '');
+        // A barge-in from now on cuts this answer's audio, not an earlier one's.
+        this.audioItem = null;
         return this.emit({ type: 'response-started', responseId: this.activeResponse });
       case 'response.output_audio.delta':
       case 'response.audio.delta': {

@@ -1,0 +1,433 @@
+/**
+ * `mode: multimodal` through real audio: the engine's voice factory picks the registry's
+ * realtime provider, the caller's fixture speech goes (resampled) to the Realtime double over
+ * its WebSocket protocol, the double's server VAD and clip matching hear it, and its answer's
+ * audio comes back through the output stage to the caller's ears; mid-call tools run as
+ * function calls against a local endpoint, end-call hangs up after the goodbye, and the
+ * double's speech_started during the answer cuts it off (clear + cancel + truncate to what
+ * was heard).
+ */
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { concat, silence } from '../../../src/audio/pcm.js';
+import type { ToolCallRecord } from '../../../src/calls/session-types.js';
+import { ToolRunner, toolFunction, type MidCallTool } from '../../../src/calls/tool-runner.js';
+import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
+import { MULTIMODAL_FALLBACK_NOTE, voiceFactory, type AssistantVoiceRow } from '../../../src/calls/voice/factory.js';
+import type { Frame } from '../../../src/calls/voice/frames.js';
+import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
+import { bargeInRule, endpointRule } from '../../../src/calls/voice/sensitivity.js';
+import type { TranscriptLine } from '../../../src/calls/voice/voice-call.js';
+import type { ChatMessage } from '../../../src/providers/llm/types.js';
+import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
+import { OpenAiRealtime } from '../../../src/providers/realtime/openai/index.js';
+import { ProviderRegistry } from '../../../src/providers/registry.js';
+import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
+import { CallSession } from '../../../src/calls/session.js';
+import { synthesizer } from '../../../src/providers/tts/synthesize.js';
+import { systemClock } from '../../../src/telephony/clock.js';
+import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
+import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
+import { fixture } from '../../support/audio-fixtures.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { startReceiver, type Receiver } from '../../support/receiver.js';
+
+const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
+const PROMPT = 'You are the receptionist of a dental practice.';
+const GREETING = 'Good morning, dental practice.';
+const BOOK = fixture('book-appointment').text;
+const STOP = fixture('wait-stop').text;
+
+let voice: VoiceDoubles;
+let endpoint: Receiver;
+
+beforeAll(async () => {
+  voice = await startVoiceDoubles();
+  endpoint = await startReceiver(() => ({ status: 200, body: '{"free":["10:00"]}' }));
+});
+
+beforeEach(() => {
+  voice.realtime.forgetScripts();
+  voice.realtime.knobs.chunkDelayMs = 0;
+});
+
+afterAll(async () => {
+  await voice.close();
+  await endpoint.close();
+});
+
+const TOOL: MidCallTool = {
+  id: 7,
+  name: 'free_slots',
+  description: 'Free appointment slots of a day',
+  endpoint: '',
+  method: 'POST',
+  timeout: 5,
+  headers: [],
+  schema: [{ name: 'day', type: 'string', description: 'the day' }],
+};
+
+const ROW: AssistantVoiceRow = {
+  mode: 'multimodal',
+  voiceProvider: 'openai',
+  providerVoiceId: 'shimmer',
+  languageIso2: 'en',
+  voiceStability: '0.7',
+  voiceSimilarity: '0.5',
+  speechSpeed: '1',
+  endpointSensitivity: '2.5',
+  endpointType: 'vad',
+  interruptSensitivity: '2.5',
+  allowInterruptions: true,
+  minInterruptWords: 0,
+  noiseCancellation: false,
+};
+
+function registry(withRealtime = true) {
+  const llm = new OpenAiCompatibleLlm({ baseUrl: voice.llm.baseUrl, apiKey: 'llm-test-key' });
+  return new ProviderRegistry(llm, {
+    tts: [new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' })],
+    realtime: withRealtime ? [new OpenAiRealtime({ url: voice.realtime.url, apiKey: voice.realtime.knobs.apiKey!, connectTimeoutMs: 5000 })] : [],
+  });
+}
+
+function call(rate: 8000 | 16_000, row: Partial<AssistantVoiceRow> = {}, providers = registry()) {
+  const media = new SandboxMedia(rate, systemClock);
+  const recorder = new MemoryTurnRecorder();
+  const messages: ChatMessage[] = [{ role: 'system', content: PROMPT }];
+  const frames: Frame[] = [];
+  const lines: TranscriptLine[] = [];
+  const toolCalls: ToolCallRecord[] = [];
+  const tools = [{ ...TOOL, endpoint: `${endpoint.url}/free` }];
+  const factory = voiceFactory({ ...ROW, ...row }, providers, { clock: systemClock, log });
+  const vc = factory!(media, {
+    llm: {
+      llm: providers.llm,
+      model: 'double',
+      temperature: 0,
+      messages,
+      tools,
+      specs: [...tools.map(toolFunction), { name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
+      executor: new ToolRunner({ allowPrivate: true, log }),
+      variables: {},
+      onToolCall: (r) => toolCalls.push(r),
+    },
+    tracker: new TurnTracker(recorder, systemClock),
+    tapStages: [],
+  });
+  vc.onFrame((f) => frames.push(f));
+  vc.onLine((l) => lines.push(l));
+  const notes: string[] = [];
+  vc.onNote((n) => notes.push(n));
+  const waitFor = (test: (f: Frame) => boolean, timeoutMs = 15_000) =>
+    new Promise<Frame>((resolve, reject) => {
+      const seen = frames.find(test);
+      if (seen) return resolve(seen);
+      const timer = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms`)), timeoutMs);
+      vc.onFrame((f) => {
+        if (test(f)) {
+          clearTimeout(timer);
+          resolve(f);
+        }
+      });
+    });
+  /** The caller says a fixture (real eSpeak speech), with silence around it. */
+  const speak = (name: string, afterMs = 1200) => media.speak(concat([silence(300, rate), voice.fixture(name, rate), silence(afterMs, rate)]));
+  /** Audio handed to the leg for one turn. */
+  const audioOf = (turn: number) => concat(frames.flatMap((f) => (f.kind === 'audio-out' && f.turn === turn ? [f.samples] : [])));
+  return { vc, media, recorder, messages, frames, lines, notes, toolCalls, waitFor, speak, audioOf };
+}
+
+const session = () => voice.realtime.sessions.at(-1)!;
+
+describe('mode multimodal: a speech-to-speech session instead of the pipeline', () => {
+  for (const rate of [16_000, 8000] as const) {
+    it(`${rate / 1000} kHz leg: greeting, then the caller's speech is answered in the model's audio; transcript, turns and session settings`, { timeout: 30_000 }, async () => {
+      const ANSWER = 'Of course. Which day suits you?';
+      voice.realtime.on(BOOK, { text: ANSWER });
+      const c = call(rate);
+      await c.vc.say(GREETING, 'greeting');
+      const greetingTurn = c.frames.find((f) => f.kind === 'turn-started')!.turn;
+      const greetingSamples = c.audioOf(greetingTurn).length;
+      expect(greetingSamples).toBeGreaterThan(rate / 2);
+      const reply = c.waitFor((f) => f.kind === 'playback-done' && f.turn !== greetingTurn);
+      await c.speak('book-appointment');
+      const done = await reply;
+
+      expect(c.lines).toEqual([
+        { speaker: 'AI', text: GREETING },
+        { speaker: 'Customer', text: BOOK },
+        { speaker: 'AI', text: ANSWER },
+      ]);
+      // What the caller heard: the greeting, then the answer, recognisably.
+      const heard = c.media.heard();
+      expect(voice.clips.matchAudio(heard.subarray(0, greetingSamples), rate)?.text).toBe(GREETING);
+      expect(voice.clips.matchAudio(heard.subarray(greetingSamples), rate)?.text).toBe(ANSWER);
+      expect(c.audioOf(done.turn).length).toBe(heard.length - greetingSamples);
+
+      // The session as configured from the assistant's settings.
+      const s = session().session;
+      expect(s.instructions).toBe(PROMPT);
+      expect(s.audio.output.voice).toBe('shimmer');
+      expect(s.audio.input.format).toEqual(rate === 8000 ? { type: 'audio/pcmu' } : { type: 'audio/pcm', rate: 24_000 });
+      expect(s.audio.input.transcription.language).toBe('en');
+      expect(s.audio.input.turn_detection).toMatchObject({
+        type: 'server_vad',
+        silence_duration_ms: endpointRule('2.5').silenceMs,
+        threshold: bargeInRule('2.5').vadThreshold,
+        interrupt_response: false,
+      });
+      expect(s.tools.map((t: { name: string }) => t.name)).toEqual(['free_slots', END_CALL_FUNCTION]);
+      // The caller's audio reached the model at the session's rate (the double counts what it decoded).
+      expect(session().appendedMs).toBeGreaterThan(fixture('book-appointment').durationMs);
+      expect(session().transcripts).toEqual([BOOK]);
+
+      const turns = c.recorder.turns;
+      expect(turns.map((t) => [t.kind, t.callerText, t.assistantText, t.interrupted])).toEqual([
+        ['greeting', null, GREETING, false],
+        ['reply', BOOK, ANSWER, false],
+      ]);
+      for (const stage of ['finalTranscript', 'llmFirstToken', 'ttsFirstByte', 'firstAudio'] as const) expect(turns[1]!.timings[stage]).not.toBeNull();
+      expect(turns[1]!.timings.firstAudio!).toBeGreaterThanOrEqual(turns[1]!.timings.ttsFirstByte!);
+      // The record: the caller's words and the model's answer (the greeting is the session's to record).
+      expect(c.messages.slice(1)).toEqual([
+        { role: 'user', content: BOOK },
+        { role: 'assistant', content: ANSWER },
+      ]);
+      await c.vc.close('test over');
+      expect(session().closed).toBe(true);
+    });
+  }
+
+  it('runs a mid-call tool as a function call against its endpoint and sends the result back; the answer after it is the same turn', { timeout: 30_000 }, async () => {
+    const ANSWER = 'Tomorrow at ten is free.';
+    voice.realtime.on(BOOK, { toolCalls: [{ id: 'call_7', name: 'free_slots', args: { day: 'tomorrow' } }] }, { text: ANSWER });
+    const c = call(16_000);
+    const before = endpoint.received.length;
+    const reply = c.waitFor((f) => f.kind === 'playback-done');
+    await c.speak('book-appointment');
+    await reply;
+    expect(endpoint.received.length).toBe(before + 1);
+    expect(JSON.parse(endpoint.received.at(-1)!.body)).toEqual({ day: 'tomorrow' });
+    const received = session().received;
+    const i = received.findIndex((e) => e.type === 'conversation.item.create');
+    expect(received[i].item).toEqual({ type: 'function_call_output', call_id: 'call_7', output: '{"status":200,"body":{"free":["10:00"]}}' });
+    expect(received[i + 1]).toEqual({ type: 'response.create' });
+    expect(c.toolCalls).toMatchObject([{ name: 'free_slots', ok: true, status: 200 }]);
+    expect(c.frames.filter((f) => f.kind === 'tool-result')).toMatchObject([{ name: 'free_slots', ok: true }]);
+    expect(c.lines).toEqual([
+      { speaker: 'Customer', text: BOOK },
+      { speaker: 'AI', text: ANSWER },
+    ]);
+    expect(c.recorder.turns).toMatchObject([{ kind: 'reply', callerText: BOOK, assistantText: ANSWER, interrupted: false }]);
+    expect(voice.clips.matchAudio(c.media.heard(), 16_000)?.text).toBe(ANSWER);
+    await c.vc.close('test over');
+  });
+
+  it('end-call: the goodbye is played, then the assistant hangs up', { timeout: 30_000 }, async () => {
+    const BYE = 'Thank you, goodbye!';
+    voice.realtime.on(BOOK, { text: BYE, toolCalls: [{ name: END_CALL_FUNCTION, args: {} }] });
+    const c = call(16_000);
+    const hangUp = c.waitFor((f) => f.kind === 'hang-up');
+    await c.speak('book-appointment');
+    expect(await hangUp).toMatchObject({ remote: false, reason: 'the assistant closed the call' });
+    // The hang-up waited for the goodbye: it was played in full before.
+    const kinds = c.frames.map((f) => f.kind);
+    expect(kinds.lastIndexOf('playback-done')).toBeLessThan(kinds.indexOf('hang-up'));
+    expect(c.lines.at(-1)).toEqual({ speaker: 'AI', text: BYE });
+    expect(voice.clips.matchAudio(c.media.heard(), 16_000)?.text).toBe(BYE);
+    await c.vc.close('test over');
+  });
+
+  it("barge-in: the model's speech_started during the answer clears playback, cancels and truncates to what was heard", { timeout: 30_000 }, async () => {
+    const LONG = 'We are open from eight in the morning until six in the evening on weekdays, and on Saturdays from nine until noon, except on public holidays.';
+    voice.realtime.on(BOOK, { text: LONG });
+    voice.realtime.on(STOP, { text: 'Sure.' });
+    // The model is still producing the answer when the caller cuts in (faster than real time).
+    voice.realtime.knobs.chunkDelayMs = 60;
+    const c = call(16_000);
+    const audible = c.waitFor((f) => f.kind === 'audio-out');
+    await c.speak('book-appointment', 800);
+    const first = await audible;
+    // Let about a second of the answer play, then the caller cuts in.
+    await new Promise((r) => setTimeout(r, 1000));
+    const cut = c.waitFor((f) => f.kind === 'interruption');
+    const answered = c.waitFor((f) => f.kind === 'playback-done' && f.turn !== first.turn, 20_000);
+    await c.speak('wait-stop');
+    const interruption = (await cut) as Extract<Frame, { kind: 'interruption' }>;
+    await answered;
+
+    expect(interruption.turn).toBe(first.turn);
+    expect(c.media.clears).toBeGreaterThanOrEqual(1);
+    const record = session();
+    expect(record.received.some((e) => e.type === 'response.cancel')).toBe(true);
+    expect(record.truncations).toHaveLength(1);
+    // The model's memory is cut where the caller stopped hearing: the ms the output stage played.
+    expect(record.truncations[0]!.audio_end_ms).toBe(Math.floor(interruption.heardMs!));
+    expect(interruption.heardMs!).toBeGreaterThan(500);
+    const heardText = interruption.heardText;
+    expect(heardText.length).toBeGreaterThan(0);
+    expect(heardText.length).toBeLessThan(LONG.length);
+    expect(LONG.startsWith(heardText)).toBe(true);
+    // The caller heard less of the answer than it had.
+    const heardSamples = c.audioOf(first.turn).length;
+    expect(c.media.heard().length).toBeLessThan(heardSamples + c.audioOf(interruption.turn + 1).length + 16_000 * 0.5);
+
+    expect(c.lines).toEqual([
+      { speaker: 'Customer', text: BOOK },
+      { speaker: 'AI', text: heardText },
+      { speaker: 'Customer', text: STOP },
+      { speaker: 'AI', text: 'Sure.' },
+    ]);
+    const turns = c.recorder.turns;
+    expect(turns[0]).toMatchObject({ callerText: BOOK, assistantText: heardText, interrupted: true });
+    expect(turns[0]!.bargeIns).toHaveLength(1);
+    expect(turns[1]).toMatchObject({ callerText: STOP, assistantText: 'Sure.', interrupted: false });
+    expect(c.messages.slice(1)).toEqual([
+      { role: 'user', content: BOOK },
+      { role: 'assistant', content: heardText },
+      { role: 'user', content: STOP },
+      { role: 'assistant', content: 'Sure.' },
+    ]);
+    await c.vc.close('test over');
+  });
+
+  it('allow_interruptions false: the caller talking over the answer does not cut it off', { timeout: 30_000 }, async () => {
+    const LONG = 'Our address is twelve Station Road, on the second floor, next to the pharmacy.';
+    voice.realtime.on(BOOK, { text: LONG });
+    voice.realtime.on(STOP, { text: 'Sure.' });
+    const c = call(16_000, { allowInterruptions: false });
+    const audible = c.waitFor((f) => f.kind === 'audio-out');
+    const played = c.waitFor((f) => f.kind === 'playback-done', 20_000);
+    await c.speak('book-appointment', 800);
+    await audible;
+    await c.speak('wait-stop', 300);
+    await played;
+    expect(c.frames.some((f) => f.kind === 'interruption' || f.kind === 'cancel')).toBe(false);
+    expect(c.media.clears).toBe(0);
+    expect(session().truncations).toEqual([]);
+    expect(c.lines.slice(0, 2)).toEqual([
+      { speaker: 'Customer', text: BOOK },
+      { speaker: 'AI', text: LONG },
+    ]);
+    await c.vc.close('test over');
+  });
+
+  it('min_interrupt_words 2: "mhm" over the answer does not cut it off, "Wait, stop." does once its transcript comes', { timeout: 40_000 }, async () => {
+    const LONG = 'We are open from eight in the morning until six in the evening on weekdays, and on Saturdays from nine until noon, except on public holidays.';
+    voice.realtime.on(BOOK, { text: LONG });
+    voice.realtime.on(STOP, { text: 'Sure.' });
+    voice.realtime.knobs.chunkDelayMs = 60;
+    const c = call(16_000, { minInterruptWords: 2 });
+    const audible = c.waitFor((f) => f.kind === 'audio-out');
+    await c.speak('book-appointment', 800);
+    await audible;
+    const cut = c.waitFor((f) => f.kind === 'interruption', 20_000);
+    await c.speak('mhm', 900);
+    // The backchannel was heard by the model and transcribed, and cut nothing.
+    expect(session().transcripts).toContain('mhm');
+    expect(c.frames.some((f) => f.kind === 'interruption')).toBe(false);
+    expect(c.media.clears).toBe(0);
+    await c.speak('wait-stop', 900);
+    const interruption = (await cut) as Extract<Frame, { kind: 'interruption' }>;
+    expect(c.media.clears).toBe(1);
+    expect(session().truncations).toHaveLength(1);
+    expect(LONG.startsWith(interruption.heardText)).toBe(true);
+    expect(interruption.heardText.length).toBeLessThan(LONG.length);
+    await c.vc.close('test over');
+  });
+
+  it('a whole call on the sandbox audio leg: greeting, two exchanges, end-call ends it completed', { timeout: 60_000 }, async () => {
+    const tts = new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' });
+    voice.realtime.on(SANDBOX_SCRIPTS.converses[0], { text: 'Can you come tomorrow at ten?' });
+    voice.realtime.on(SANDBOX_SCRIPTS.converses[1], { text: 'Great, see you then. Goodbye!', toolCalls: [{ name: END_CALL_FUNCTION, args: {} }] });
+    const carrier = new SandboxCarrier({ timeScale: 1, voice: synthesizer(tts, 'echo') });
+    const leg = carrier.dial({ customer: '+4915100000000', assistant: '', direction: 'outbound' });
+    const providers = registry();
+    const made = voiceFactory(ROW, providers, { clock: systemClock, log })!;
+    const factory: typeof made = (m, conv) => {
+      const vc = made(m, conv);
+      if (process.env.VC_DEBUG) vc.onFrame((f) => !/audio/.test(f.kind) && console.log(Date.now() % 100_000, f.kind, f.turn, 'text' in f ? f.text : ''));
+      return vc;
+    };
+    const result = await new CallSession(
+      {
+        systemPrompt: PROMPT,
+        initialMessage: 'Hello, this is Anna from the clinic.',
+        waitForCustomer: false,
+        endCallOnVoicemail: false,
+        maxDurationSec: 120,
+        maxSilenceSec: 60,
+        reengagementSec: 30,
+        model: 'double',
+        temperature: 0,
+        tools: [],
+        endCallDescription: null,
+        variables: {},
+      },
+      { leg, llm: providers.llm, tools: new ToolRunner({ allowPrivate: true, log }), clock: systemClock, log, voice: factory },
+    ).run();
+    expect(result.status).toBe('completed');
+    expect(result.transcript.split('\n')).toEqual([
+      'AI: Hello, this is Anna from the clinic.',
+      `Customer: ${SANDBOX_SCRIPTS.converses[0]}`,
+      'AI: Can you come tomorrow at ten?',
+      `Customer: ${SANDBOX_SCRIPTS.converses[1]}`,
+      'AI: Great, see you then. Goodbye!',
+    ]);
+    expect(result.customerUtterances).toBe(2);
+    // The greeting was the model's, asked for word by word.
+    expect(session().received.find((e) => e.type === 'response.create')).toEqual({
+      type: 'response.create',
+      response: { instructions: 'Say exactly: Hello, this is Anna from the clinic.' },
+    });
+    // The session closes the model's connection as the call ends.
+    await vi.waitFor(() => expect(session().closed).toBe(true), { timeout: 5000 });
+  });
+
+  it("a scripted answer to the caller's next turn (wait_for_customer, voicemail message) replaces the model's own", { timeout: 30_000 }, async () => {
+    const OPENING = 'Hello, thanks for calling the dental practice.';
+    voice.realtime.on(BOOK, { text: 'A model answer that must not be heard.' });
+    const c = call(16_000);
+    let heardCaller: string | null = null;
+    const said = c.vc.answerNextTurnWith(OPENING, 'greeting', (text) => (heardCaller = text));
+    await c.speak('book-appointment');
+    await said;
+    expect(heardCaller).toBe(BOOK);
+    expect(c.lines).toEqual([
+      { speaker: 'Customer', text: BOOK },
+      { speaker: 'AI', text: OPENING },
+    ]);
+    expect(voice.clips.matchAudio(c.media.heard(), 16_000)?.text).toBe(OPENING);
+    expect(session().received.filter((e) => e.type === 'response.create').at(-1)).toEqual({ type: 'response.create', response: { instructions: `Say exactly: ${OPENING}` } });
+    expect(c.recorder.turns).toMatchObject([{ kind: 'greeting', callerText: BOOK, assistantText: OPENING, interrupted: false }]);
+    await c.vc.close('test over');
+  });
+
+  it('the model failing mid-call ends the call with a note saying why', { timeout: 30_000 }, async () => {
+    voice.realtime.on(BOOK, { text: 'This answer is cut off by a server error.' });
+    voice.realtime.knobs.closeAfterDeltas = 2;
+    const c = call(16_000);
+    try {
+      const hangUp = c.waitFor((f) => f.kind === 'hang-up');
+      await c.speak('book-appointment');
+      expect(await hangUp).toMatchObject({ remote: false, reason: 'LLM failure' });
+      expect(c.notes).toEqual([expect.stringMatching(/^\[the language model failed: realtime server closed the session: 1011/)]);
+      expect(c.frames.find((f) => f.kind === 'error')).toMatchObject({ stage: 'llm', fatal: true });
+    } finally {
+      voice.realtime.knobs.closeAfterDeltas = null;
+      await c.vc.close('test over');
+    }
+  });
+
+  it('without a realtime server the call runs the pipeline and its transcript says so', async () => {
+    const c = call(16_000, {}, registry(false));
+    expect(c.notes).toEqual([MULTIMODAL_FALLBACK_NOTE]);
+    expect(c.lines).toEqual([]);
+    await c.vc.say(GREETING, 'greeting');
+    expect(c.lines.at(-1)).toEqual({ speaker: 'AI', text: GREETING });
+    // The pipeline's text-to-speech spoke it.
+    expect(voice.speech.received.at(-1)!.body.input).toBe(GREETING);
+    await c.vc.close('test over');
+  });
+});
