@@ -20,7 +20,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { createLogger } from '../../src/logger.js';
-import { startMain, type MainProcess } from '../support/main-process.js';
+import { startMain, stopMain, type MainProcess } from '../support/main-process.js';
 import { startReceiver, waitUntil, type Receiver } from '../support/receiver.js';
 import { createTestDatabase, dropTestDatabase } from '../support/service.js';
 
@@ -109,10 +109,14 @@ interface Scenario {
   graceSeconds: number;
   /** Signal a second time once draining (a second Ctrl-C): the grace period ends at once. */
   twice?: boolean;
+  /** How the webhook receiver answers (200 by default). */
+  answer?: Receiver['answer'];
+  /** Runs after the exit, with the receiver still up (e.g. a second instance on the same database). */
+  afterExit?: (receiver: Receiver) => Promise<void>;
 }
 
 async function run(target: Target, scenario: Scenario) {
-  const receiver: Receiver = await startReceiver();
+  const receiver: Receiver = await startReceiver(scenario.answer);
   try {
     const main = await startMain(
       {
@@ -124,6 +128,7 @@ async function run(target: Target, scenario: Scenario) {
         SHUTDOWN_GRACE_SECONDS: String(scenario.graceSeconds),
         ALLOW_PRIVATE_TARGETS: 'true',
         RATE_LIMIT_PER_MINUTE: '0',
+        WEBHOOK_RETRY_SCHEDULE: '3',
       },
       { detached: scenario.group },
     );
@@ -208,6 +213,7 @@ async function run(target: Target, scenario: Scenario) {
       [campaignId],
     );
     const hooks = receiver.received.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body) as { id: number; status: string; transcript: string });
+    await scenario.afterExit?.(receiver);
     return { calls, leadRows, hooks, made, liveAtSignal, signalledAt, exitedAt, output: main.output() };
   } finally {
     await receiver.close();
@@ -260,6 +266,44 @@ const scenarios = (target: () => Promise<Target> | Target) => {
 
 describe('shutdown with live calls, DATABASE_URL', () => {
   scenarios(externalTarget);
+
+  it('a receiver that fails at shutdown: the retry stays queued and the next instance delivers it', async () => {
+    const target = await externalTarget();
+    let up = false;
+    let afterExit: { attempts: { call_id: number; attempt: number; status_code: number | null }[]; received: number } | undefined;
+    const r = await run(target, {
+      signal: 'SIGTERM',
+      group: false,
+      graceSeconds: 1,
+      answer: () => (up ? { status: 200, body: '{"ok":true}' } : { status: 503, body: 'down for maintenance' }),
+      async afterExit(receiver) {
+        // The first attempts were made (and failed) before the exit; the retries are jobs in the database.
+        const before = receiver.received.length;
+        up = true;
+        const next = await startMain({ ...target.env, ADMIN_TOKEN, LOG_LEVEL: 'warn', SANDBOX_TIME_SCALE: '0.99', ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '3' });
+        children.push(next);
+        try {
+          await receiver.waitFor(before * 2, 60_000);
+        } finally {
+          await stopMain(next.child);
+        }
+        afterExit = {
+          received: receiver.received.length - before,
+          attempts: await target.query('SELECT call_id, attempt, status_code FROM webhook_deliveries ORDER BY call_id, attempt'),
+        };
+      },
+    });
+    expect(r.calls.length).toBeGreaterThanOrEqual(4);
+    // Each call's webhook: attempt 1 refused (503) by the receiver before the first process exited,
+    // attempt 2 delivered (200) by the next instance.
+    expect(afterExit!.received).toBe(r.calls.length);
+    for (const c of r.calls) {
+      expect(afterExit!.attempts.filter((a) => a.call_id === c.id).map((a) => [a.attempt, a.status_code])).toEqual([
+        [1, 503],
+        [2, 200],
+      ]);
+    }
+  }, 240_000);
 
   it('a second Ctrl-C ends the live calls at once (with the reason), long before a 60 s grace period is over', async () => {
     const r = await run(await externalTarget(), { signal: 'SIGINT', group: true, graceSeconds: 60, twice: true });
