@@ -64,6 +64,8 @@ interface Answer {
   results: { callId: string; output: string }[];
   endCall: boolean;
   over: boolean;
+  /** The model has produced audio or text for the turn. */
+  producing?: boolean;
 }
 
 export class SpeechToSpeechStage implements Stage {
@@ -190,11 +192,17 @@ export class SpeechToSpeechStage implements Stage {
         let item = a.items.at(-1);
         if (item?.id !== event.itemId) a.items.push((item = { id: event.itemId, ms: 0 }));
         item.ms += (event.samples.length / event.sampleRate) * 1000;
+        // The model's first output of the turn is its "first token", whichever comes first.
+        if (!a.producing) {
+          a.producing = true;
+          this.push({ kind: 'llm-delta', turn: a.turn, text: '', at: now });
+        }
         this.push({ kind: 'tts-audio', turn: a.turn, samples: event.samples, sampleRate: event.sampleRate, at: now });
         return;
       }
       case 'assistant-transcript-delta':
         if (!a || a.over || event.text === '') return;
+        a.producing = true;
         this.push({ kind: 'llm-delta', turn: a.turn, text: event.text, at: now });
         this.push({ kind: 'tts-text', turn: a.turn, text: event.text, at: now });
         return;
