@@ -25,12 +25,12 @@ import type { Frame } from './voice/frames.js';
 import type { LlmStageOptions } from './voice/llm.js';
 import { handOverNote, type BuiltinResult } from './builtin-tools/index.js';
 import { TextTurns } from './text-turns.js';
+import { VoicemailDrop } from './voicemail.js';
 import {
   DEFAULT_END_CALL_DESCRIPTION,
   DIAL_TIMEOUT_MS,
   END_CALL_TOOL,
   REENGAGEMENT_LINE,
-  SILENT_VOICEMAIL_MS,
   textStages,
   type SessionDeps,
   type SessionHooks,
@@ -64,7 +64,7 @@ export class CallSession {
   private ended = false;
   private dialTimer: TimerHandle | null = null;
   /** A voicemail box answered and the message waits for its greeting to end (`voice_mail_message`). */
-  private voicemail: { started: boolean; silentBox: TimerHandle | null } | null = null;
+  private voicemail: VoicemailDrop | null = null;
   private resolve!: (result: SessionResult) => void;
   readonly done: Promise<SessionResult>;
 
@@ -241,7 +241,7 @@ export class CallSession {
         if (event.answeredBy === 'machine') this.onMachine();
         return;
       case 'customer-said':
-        this.heardSomething();
+        this.voicemail?.heardSomething();
         // On an audio leg the words join the pipeline (they are its transcript).
         if (this.voice) this.voice.customerSaid(event.text);
         else this.onCustomerSaid(this.stages.hear(event));
@@ -301,46 +301,25 @@ export class CallSession {
     }
     // No re-engagement into a voicemail box; the silent-box timer stands in for it.
     this.timers.activity();
-    this.voicemail = { started: false, silentBox: this.deps.clock.setTimer(SILENT_VOICEMAIL_MS, () => this.leaveVoicemail(null)) };
-    this.voice?.answerNextTurnWith(message, 'voicemail', () => this.voicemailStarted()).then(
-      () => this.end('ended_by_assistant', 'voicemail message left'),
-      () => undefined,
-    );
-  }
-
-  private voicemailStarted(): void {
-    if (!this.voicemail) return;
-    this.voicemail.started = true;
-    this.deps.clock.clearTimer(this.voicemail.silentBox);
-  }
-
-  /** The caller's (or the box's) first sound: a box that speaks is not silent. */
-  private heardSomething(): void {
-    if (this.voicemail) this.deps.clock.clearTimer(this.voicemail.silentBox);
-  }
-
-  /** Leaves the voicemail message now: after the box's greeting (text legs), or on a silent box. */
-  private leaveVoicemail(greeting: string | null): void {
-    const vm = this.voicemail;
-    if (!vm || vm.started || this.ended) return;
-    this.voicemailStarted();
-    const message = this.settings.voicemailMessage!.trim();
-    if (this.voice) {
-      this.voice.cancelScriptedReply();
-      void this.voice.say(message, 'voicemail').then(() => this.end('ended_by_assistant', 'voicemail message left'));
-      return;
-    }
-    if (greeting !== null) this.lines.push(`Customer: ${greeting}`);
-    const position = this.turns.begin('voicemail', greeting);
-    void this.text.say(message).then(() => {
-      this.turns.finish({ position });
-      this.end('ended_by_assistant', 'voicemail message left');
+    const session = this;
+    this.voicemail = new VoicemailDrop(message, this.deps.clock, {
+      get ended() {
+        return session.ended;
+      },
+      get voice() {
+        return session.voice;
+      },
+      sayText: (text) => this.text.say(text),
+      lines: this.lines,
+      turns: this.turns,
+      left: () => this.end('ended_by_assistant', 'voicemail message left'),
     });
+    this.voicemail.start();
   }
 
   private onCustomerSaid(text: string): void {
     if (this.voicemail) {
-      this.leaveVoicemail(text);
+      this.voicemail.leaveNow(text);
       return;
     }
     this.customerUtterances++;
@@ -390,7 +369,7 @@ export class CallSession {
     });
     voice.onFrame((frame) => {
       if (this.ended) return;
-      if (frame.kind === 'speech-started') this.heardSomething();
+      if (frame.kind === 'speech-started') this.voicemail?.heardSomething();
       this.fillersFor(frame);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
@@ -487,7 +466,7 @@ export class CallSession {
     if (this.ended) return;
     this.ended = true;
     this.fillers.cancel();
-    this.deps.clock.clearTimer(this.voicemail?.silentBox);
+    this.voicemail?.stop();
     // Stops playback and the providers; the turn in progress is recorded as it stands.
     if (this.voice) void this.voice.close(reason).catch((err: unknown) => this.deps.log.warn({ err }, 'closing the voice pipeline failed'));
     this.turns.finish();
