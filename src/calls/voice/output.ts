@@ -3,7 +3,8 @@
  *
  * - TTS audio (any rate) is resampled to the leg's rate and cut into 20 ms frames;
  * - frames are handed to the leg paced, `leadMs` ahead of real time, so a barge-in's
- *   `clear()` has little to drop and the playout position is known from the clock;
+ *   `clear()` has little to drop and the playout position is known from the clock; the pacing
+ *   runs on the clock's shared 20 ms tick (pacer.ts), not on a timer per call;
  * - after each spoken piece (a `speak` sentence whose audio is complete) a mark is queued;
  *   marks that come back played are the ground truth of what the caller heard;
  * - on `cancel` of a turn that has audio out: `media.clear()` at once, then an `interruption`
@@ -17,9 +18,10 @@
  */
 import { Resampler } from '../../audio/resample.js';
 import type { LegMedia } from '../../telephony/types.js';
-import type { Clock, TimerHandle } from '../../telephony/clock.js';
+import type { Clock } from '../../telephony/clock.js';
 import type { Frame, FrameOf, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
+import { pacerFor, type Pacer } from './pacer.js';
 import type { Floor } from './settings.js';
 
 export interface OutputOptions {
@@ -66,7 +68,8 @@ export class OutputStage implements Stage {
   private readonly leadMs: number;
   /** Monotonic time the audio handed so far ends playing. */
   private bufferedUntil = 0;
-  private timer: TimerHandle | null = null;
+  private readonly pacer: Pacer;
+  private readonly tick = () => this.pump();
   private pendingHangUp: FrameOf<'hang-up'> | null = null;
   private push: Push = () => undefined;
   private ctx: StageContext | null = null;
@@ -75,6 +78,7 @@ export class OutputStage implements Stage {
   constructor(private readonly options: OutputOptions) {
     this.frameSamples = Math.round(options.media.sampleRate / 50);
     this.leadMs = options.leadMs ?? 100;
+    this.pacer = pacerFor(options.clock);
   }
 
   start(ctx: StageContext, push: Push): void {
@@ -225,15 +229,8 @@ export class OutputStage implements Stage {
       this.options.media.play(item.audio);
       this.push({ kind: 'audio-out', turn: item.turn, samples: item.audio, at: now });
     }
-    this.options.clock.clearTimer(this.timer);
-    this.timer = null;
-    if (this.queue.length > 0) {
-      const wait = Math.max(1, this.bufferedUntil - this.leadMs - clock.now());
-      this.timer = clock.setTimer(wait, () => {
-        this.timer = null;
-        this.pump();
-      });
-    }
+    if (this.queue.length > 0) this.pacer.add(this.tick);
+    else this.pacer.remove(this.tick);
   }
 
   private onMark(name: string, cleared: boolean): void {
@@ -290,8 +287,7 @@ export class OutputStage implements Stage {
   }
 
   private stopPacing(): void {
-    this.options.clock.clearTimer(this.timer);
-    this.timer = null;
+    this.pacer.remove(this.tick);
   }
 
   close(): void {
