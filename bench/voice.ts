@@ -19,7 +19,7 @@
  *     (LLM double → speech double → paced audio out). Event-loop delay p99 and CPU per call, per N.
  *     The doubles run in this process too, so their work is counted against ours (conservative).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import pino from 'pino';
 import { SileroVad, sharedVadRunner } from '../src/audio/vad/silero.js';
 import { MemoryTurnRecorder, TurnTracker } from '../src/calls/turns.js';
@@ -217,13 +217,13 @@ async function concurrent(env: Env, n: number): Promise<Row> {
   await sleep(1500); // ramp-up
   const delay = monitorEventLoopDelay({ resolution: 1 });
   const cpu0 = process.cpuUsage();
-  const elu0 = performance.eventLoopUtilization();
+  const elu0 = perf.eventLoopUtilization();
   const t0 = performance.now();
   delay.enable();
   await sleep(SECONDS * 1000);
   delay.disable();
   const cpu = process.cpuUsage(cpu0);
-  const busy = performance.eventLoopUtilization(elu0).utilization;
+  const busy = perf.eventLoopUtilization(elu0).utilization;
   const wall = performance.now() - t0;
   stop = true;
   // A closed line drops its pending frames (the loops' last `speak` never resolves): not awaited.
