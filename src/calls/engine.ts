@@ -15,7 +15,7 @@ import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/types.js';
 import { BuiltinToolbox } from './builtin-tools/index.js';
-import { loadHandOver } from './hand-over.js';
+import { loadHandOver, warmTransferDeps } from './hand-over.js';
 import { bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
 import { executorOf } from './events.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
@@ -244,7 +244,7 @@ export class CallEngine implements CallService {
     // `record` on an audio leg of ours (Twilio records its own calls): the voice core's two channels.
     const recording = spoken && assistant.record && !placesRemotely(carrier) && this.ctx.services.recordingStore ? new AudioCallRecording(this.clock, assistant.maxDuration + 60) : null;
     const voice = spoken && recording ? recording.wrap(spoken) : spoken;
-    const session = new CallSession(
+    const session: CallSession = new CallSession(
       {
         systemPrompt: fillTemplate(assistant.systemPrompt, variables),
         initialMessage: fillSpokenTemplate(assistant.initialMessage, variables),
@@ -278,6 +278,7 @@ export class CallEngine implements CallService {
           unseal: (sealed) => this.sealer.unseal(sealed),
           timezone: call.assistant_timezone ?? 'UTC',
           assistantFor: (id) => loadHandOver({ pool, userId: call.user_id, callVariables: call.call_variables ?? {}, providers: this.providers, log }, id),
+          warm: warmTransferDeps({ pool, userId: call.user_id, carriers: this.carriers, fallback: this.carrier, llm: this.llm, model: modelName, transcript: (): string => session.transcriptSoFar(), log }),
         }),
       },
       {

@@ -1,5 +1,5 @@
 /**
- * assistant_transfer (issue 20): another assistant of the call's user, loaded when the LLM hands
+ * Hand-overs of a live call (issue 20). assistant_transfer: another assistant of the call's user, loaded when the LLM hands
  * the call over — its prompt and opening line filled with the call's variables, its model,
  * temperature, mid-call tools, built-in tools and voice. Only the same user's assistants are
  * found (the API refuses others when the tool is saved; this keeps a later change of owner out).
@@ -10,6 +10,10 @@ import type { StoredBuiltinTool } from '../db/schema.js';
 import { synthesizerById } from '../providers/catalog.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AssistantHandOver } from './builtin-tools/index.js';
+import type { WarmTransferDeps } from './builtin-tools/warm-transfer.js';
+import type { LlmProvider } from '../providers/llm/types.js';
+import type { CarrierRegistry } from '../telephony/registry.js';
+import { placesRemotely, type Carrier } from '../telephony/types.js';
 import type { MidCallTool } from './tool-runner.js';
 import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceOf } from './voice/factory.js';
@@ -98,5 +102,46 @@ export async function loadHandOver(deps: HandOverDeps, assistantId: number): Pro
     builtinTools: a.builtin_tools ?? [],
     endCallDescription: a.end_call_tool_description,
     voice: (sampleRate) => (voice ? { provider: voice.provider, options: { ...voice.options, sampleRate } } : null),
+  };
+}
+
+/**
+ * warm_call_transfer's reach into the call's world: the supervisor's leg is placed on the carrier
+ * of the user's number `outbound_phone_id` (from that number), and the summary is the call's LLM
+ * reading the transcript so far after the tool's instructions.
+ */
+export function warmTransferDeps(deps: {
+  pool: Pool;
+  userId: number;
+  carriers: CarrierRegistry;
+  fallback: Carrier;
+  llm: LlmProvider;
+  model: string;
+  transcript: () => string;
+  log: Logger;
+}): Pick<WarmTransferDeps, 'dial' | 'summarize'> {
+  return {
+    dial: async (to, phoneId) => {
+      const { rows } = await deps.pool.query<{ phone_number: string; carrier: string }>('SELECT phone_number, carrier FROM phone_numbers WHERE id = $1 AND user_id = $2', [phoneId, deps.userId]);
+      const number = rows[0];
+      if (!number) return null;
+      const carrier = deps.carriers.get(number.carrier) ?? deps.fallback;
+      // A carrier whose network calls back (Twilio) places legs elsewhere; its bridge is not built yet.
+      if (placesRemotely(carrier)) throw new Error(`warm transfers are not available on ${carrier.name} numbers yet`);
+      return { from: number.phone_number, leg: carrier.dial({ customer: to, assistant: number.phone_number, direction: 'outbound' }) };
+    },
+    summarize: async (instructions) => {
+      const completion = await deps.llm.complete({
+        model: deps.model,
+        temperature: 0.2,
+        messages: [
+          { role: 'system', content: instructions },
+          { role: 'user', content: deps.transcript() },
+        ],
+        tools: [],
+        signal: AbortSignal.timeout(30_000),
+      });
+      return completion.text;
+    },
   };
 }

@@ -106,6 +106,16 @@ export class CallSession {
         onSilenceTimeout: () => this.end('ended_by_assistant', 'customer silent after re-engagement'),
       },
     );
+    deps.builtins?.attach({
+      // The hold message of a warm transfer: said while the turn waits for the supervisor.
+      sayToCaller: async (text) => {
+        if (this.ended) return;
+        this.messages.push({ role: 'assistant', content: text });
+        if (this.voice) await this.voice.say(text, 'reply');
+        else await this.text.say(text);
+      },
+      note: (line) => this.lines.push(line),
+    });
     const session = this;
     this.text = new TextTurns(settings, deps, {
       get ended() {
@@ -123,6 +133,11 @@ export class CallSession {
       end: (status, reason, remote) => this.end(status, reason, remote),
       switchAssistant: (to) => this.switchAssistant(to),
     });
+  }
+
+  /** The conversation so far as the transcript has it (a warm transfer's summary is written from it). */
+  transcriptSoFar(): string {
+    return this.lines.join('\n');
   }
 
   /** What the LLM may call: mid-call tools, built-ins, end-call (last). */

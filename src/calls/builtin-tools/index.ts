@@ -17,7 +17,9 @@
  * - assistant_transfer → `transfer-to-assistant`: the call continues with another assistant of
  *   the same user (its prompt, voice, tools and settings), after `message_before_transfer`; the
  *   session applies the switch (`switchTo`).
- * Not run in calls yet: warm_call_transfer (stored and validated only; see docs/decisions.md).
+ * - warm_call_transfer → `warm-transfer` (warm-transfer.ts): hold message, the supervisor's leg,
+ *   the briefing with the LLM's summary, then the caller connected; back to the caller when the
+ *   supervisor does not answer. Needs the call's hooks (`attach`), which the session gives.
  */
 import type { Logger } from 'pino';
 import type { StoredBuiltinTool } from '../../db/schema.js';
@@ -27,6 +29,7 @@ import type { CarrierLeg } from '../../telephony/types.js';
 import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
 import type { MidCallTool } from '../tool-runner.js';
 import { availableSlots, createBooking, type CalcomTarget } from './calcom.js';
+import { warmTransfer, type WarmTransferData, type WarmTransferDeps } from './warm-transfer.js';
 
 export interface BuiltinContext {
   leg: CarrierLeg;
@@ -38,6 +41,8 @@ export interface BuiltinContext {
   unseal(sealed: string): string;
   /** The assistant's timezone, the default for calendar questions. */
   timezone: string;
+  /** warm_call_transfer: the supervisor's leg from one of the user's numbers, and the LLM's summary. */
+  warm?: Pick<WarmTransferDeps, 'dial' | 'summarize'>;
   /** Another assistant of the call's user, ready to take the call over (null: not the user's, or gone). */
   assistantFor?(assistantId: number): Promise<AssistantHandOver | null>;
 }
@@ -57,6 +62,9 @@ export interface AssistantHandOver {
   /** Its voice on an audio leg (provider and stream options at the leg's rate), or null when none can speak. */
   voice(sampleRate: number): { provider: TtsProvider; options: TtsStreamOptions } | null;
 }
+
+/** What a built-in may do on the call itself (the session gives these once it exists). */
+export type CallHooks = Pick<WarmTransferDeps, 'sayToCaller' | 'note'>;
 
 /** What the session does with a built-in function's result. */
 export interface BuiltinResult {
@@ -90,6 +98,7 @@ export class BuiltinToolbox {
   private readonly functionSpecs: ToolSpec[] = [];
   private readonly used = new Map<string, number>();
   private digitListener: ((digit: string) => void) | null = null;
+  private call: CallHooks | null = null;
   /** The description a built-in end_call item gives the session's end-call function. */
   endCallDescription: string | null = null;
 
@@ -194,11 +203,30 @@ export class BuiltinToolbox {
           );
           break;
         case 'warm_call_transfer':
-          ctx.log.debug({ type: item.type }, 'built-in tool not run in calls yet');
+          this.add('warm-transfer', item.data.description, noParams, () => this.warmTransfer(item.data));
           break;
       }
     }
     return endCall;
+  }
+
+  /** The session's hooks a warm transfer needs (the caller's line, the transcript). */
+  attach(call: CallHooks): void {
+    this.call = call;
+  }
+
+  private async warmTransfer(data: WarmTransferData): Promise<BuiltinResult> {
+    const { warm } = this.ctx;
+    const call = this.call;
+    if (!warm || !call) return { ok: false, content: json({ error: 'warm transfers are not available on this call' }) };
+    return warmTransfer(data, {
+      ...warm,
+      ...call,
+      setTimer: (ms, fn) => {
+        const timer = this.ctx.clock.setTimer(ms, fn);
+        return () => this.ctx.clock.clearTimer(timer);
+      },
+    });
   }
 
   private async transferToAssistant(data: Extract<StoredBuiltinTool, { type: 'assistant_transfer' }>['data']): Promise<BuiltinResult> {

@@ -190,3 +190,84 @@ describe('assistant_transfer', () => {
   });
 });
 
+describe('warm_call_transfer', () => {
+  async function outboundNumber(phone: string) {
+    const res = await t.admin.post(`/api/admin/users/${user.id}/phone-numbers`, { phone_number: phone, type_label: 'Normal' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.id as number;
+  }
+
+  const warm = (supervisor: string, phoneId: number) => ({
+    type: 'warm_call_transfer',
+    supervisor_phone: supervisor,
+    outbound_phone_id: phoneId,
+    description: 'Transfer to a supervisor when the caller asks for one.',
+    hold_message: 'Please hold, I am fetching my supervisor.',
+    summary_instructions: 'Summarise in one sentence for the supervisor.',
+    briefing_initial_message: 'Hi, I have a caller for you.',
+    connected_message: 'You are now connected with my supervisor.',
+  });
+
+  it('holds the caller, calls the supervisor from the outbound number, briefs them with the LLM summary, then connects', async () => {
+    const phoneId = await outboundNumber('+4989100200300');
+    const id = await assistantWith([warm('+4930555000', phoneId)]);
+    llm.answer(sse(toolCallChunks([{ id: 'w1', name: 'warm-transfer', args: '{}' }])), sse(textChunks('Ada wants a refund for order 42.')));
+    const startIndex = llm.received.length;
+    const record = await call(id);
+
+    const [first, summary] = llm.received.slice(startIndex).map((r) => r.body);
+    expect(first.tools.map((x: any) => [x.function.name, x.function.description])[0]).toEqual(['warm-transfer', 'Transfer to a supervisor when the caller asks for one.']);
+    // The summary is written after the tool's instructions, from the conversation so far.
+    expect(summary.messages[0]).toEqual({ role: 'system', content: 'Summarise in one sentence for the supervisor.' });
+    expect(summary.messages[1].content).toContain('AI: Hello, this is Switchboard.');
+    expect(summary.tools ?? []).toEqual([]);
+    // The simulated caller answers every line it hears (the hold message too): its lines are left out here.
+    const assistantSide = (transcript: string) => transcript.split('\n').filter((l) => !l.startsWith('Customer:'));
+    expect(assistantSide(record.transcript).slice(-5)).toEqual([
+      'AI: Please hold, I am fetching my supervisor.',
+      'Warm transfer: calling the supervisor +4930555000 from +4989100200300.',
+      'Briefing (to the supervisor): Hi, I have a caller for you. Ada wants a refund for order 42.',
+      'AI: You are now connected with my supervisor.',
+      'Warm transfer: the caller was connected to the supervisor +4930555000 (simulated: this line cannot bridge calls).',
+    ]);
+    expect(record.status).toBe('completed');
+  });
+
+  it.each([
+    ['no-answer', '+4930555092'],
+    ['busy', '+4930555091'],
+  ])('a supervisor who does not answer (%s): the assistant is back with the caller and says so', async (outcome, supervisor) => {
+    const phoneId = await outboundNumber(`+49891002003${outcome === 'busy' ? '11' : '12'}`);
+    const id = await assistantWith([warm(supervisor, phoneId)]);
+    llm.answer(
+      sse(toolCallChunks([{ id: 'w2', name: 'warm-transfer', args: '{}' }])),
+      sse([...textChunks('I am sorry, nobody could be reached. Goodbye.'), ...toolCallChunks([{ id: 'w3', name: END_CALL_TOOL, args: '{}' }])]),
+    );
+    const startIndex = llm.received.length;
+    const record = await call(id);
+    const [, back] = llm.received.slice(startIndex).map((r) => r.body);
+    expect(JSON.parse(back.messages.at(-1).content)).toMatchObject({ error: `the supervisor did not answer (${outcome})`, transferred: false });
+    expect(record.transcript.split('\n').filter((l: string) => !l.startsWith('Customer:')).slice(-4)).toEqual([
+      'AI: Please hold, I am fetching my supervisor.',
+      `Warm transfer: calling the supervisor ${supervisor} from +49891002003${outcome === 'busy' ? '11' : '12'}.`,
+      `Warm transfer: the supervisor did not answer (${outcome}); back to the caller.`,
+      'AI: I am sorry, nobody could be reached. Goodbye.',
+    ]);
+    expect(record.status).toBe('completed');
+  });
+
+  it("another user's number as outbound_phone_id is not dialled from", async () => {
+    const other = await t.createUser();
+    const theirs = await t.admin.post(`/api/admin/users/${other.id}/phone-numbers`, { phone_number: '+4989100200399', type_label: 'Normal' });
+    expect(theirs.status).toBe(201);
+    const res = await user.post('/api/user/assistant', {
+      assistant_name: 'Builtins',
+      voice_id: 1,
+      calls_direction: 'make',
+      post_call_evaluation: false,
+      tools: [warm('+4930555000', theirs.body.data.id)],
+    });
+    expect(res.status).toBe(422);
+  });
+});
+
