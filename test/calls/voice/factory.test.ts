@@ -21,6 +21,7 @@ import { silence, concat } from '../../../src/audio/pcm.js';
 import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { voiceRow } from '../../support/voice-session.js';
 
 const log = pino({ level: 'silent' });
 let voice: VoiceDoubles;
@@ -34,20 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => voice.close());
 
-const ROW: AssistantVoiceRow = {
-  voiceProvider: 'elevenlabs',
-  providerVoiceId: 'el-voice-7',
-  languageIso2: 'en',
-  voiceStability: '0.7',
-  voiceSimilarity: '0.5',
-  speechSpeed: '1',
-  endpointSensitivity: '2.5',
-  endpointType: 'vad',
-  interruptSensitivity: '2.5',
-  allowInterruptions: true,
-  minInterruptWords: 0,
-  noiseCancellation: false,
-};
+const ROW = voiceRow({ voiceProvider: 'elevenlabs', providerVoiceId: 'el-voice-7' });
 
 function build(row: AssistantVoiceRow) {
   const factory = voiceFactory(row, registry, { clock: systemClock, log });

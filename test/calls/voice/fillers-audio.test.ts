@@ -26,6 +26,7 @@ import { ChatDouble } from '../../support/doubles/chat.js';
 import { ClipBook, speechLike } from '../../support/doubles/clips.js';
 import { SPEECH_RATE } from '../../support/doubles/openai-speech.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { sessionSettings, voiceRow } from '../../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const FILLER = 'One moment please.';
@@ -88,44 +89,22 @@ describe('fillers on a sandbox audio leg', () => {
       30_000,
     );
     const factory = voiceFactory(
-      {
-        voiceProvider: 'openai',
-        providerVoiceId: 'alloy',
-        languageIso2: 'en',
-        voiceStability: '0.7',
-        voiceSimilarity: '0.5',
-        speechSpeed: '1',
-        endpointSensitivity: '2.5',
-        endpointType: 'vad',
-        interruptSensitivity: '2.5',
+      voiceRow({
         // The simulated customer may speak up in the pause after the filler; this test is about
         // the filler, not barge-in (voice-call.test.ts), so nothing cuts the assistant off.
         allowInterruptions: false,
-        minInterruptWords: 0,
-        noiseCancellation: false,
-      },
+      }),
       new ProviderRegistry(llm, { tts: [tts] }),
       { clock: systemClock, log },
     );
     const session = new CallSession(
-      {
-        systemPrompt: 'You book appointments.',
-        initialMessage: 'Hello, this is Anna from the clinic.',
-        waitForCustomer: false,
-        endCallOnVoicemail: false,
-        maxDurationSec: 120,
-        maxSilenceSec: 60,
-        reengagementSec: 30,
-        model: 'double',
-        temperature: 0,
+      sessionSettings({
         tools: [
           { id: 1, name: 'slow_lookup', description: 'Look up', endpoint: `${endpoint.url}/x`, method: 'POST', timeout: 60, headers: [], schema: [{ name: 'day', type: 'string', description: 'day' }] },
         ],
-        endCallDescription: null,
-        variables: {},
         fillers: true,
         fillerConfig: { neutral: [FILLER], negative: [], positive: [], question: [] },
-      },
+      }),
       { leg, llm, tools: new ToolRunner({ allowPrivate: true, log }), clock: systemClock, log, voice: factory },
     );
     const before = voice.speech.received.length;

@@ -17,6 +17,7 @@ import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
 import type { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { sessionSettings, voiceRow } from '../../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 let voice: VoiceDoubles;
@@ -37,38 +38,12 @@ describe('sandbox audio leg', () => {
     const leg = carrier.dial({ customer: '+4915100000000', assistant: '', direction: 'outbound' });
     expect(leg.media).toBeDefined();
     const factory = voiceFactory(
-      {
-        voiceProvider: 'openai',
-        providerVoiceId: 'alloy',
-        languageIso2: 'en',
-        voiceStability: '0.7',
-        voiceSimilarity: '0.5',
-        speechSpeed: '1',
-        endpointSensitivity: '2.5',
-        endpointType: 'vad',
-        interruptSensitivity: '2.5',
-        allowInterruptions: true,
-        minInterruptWords: 0,
-        noiseCancellation: false,
-      },
+      voiceRow(),
       new ProviderRegistry(llm, { tts: [tts] }),
       { clock: systemClock, log },
     );
     const session = new CallSession(
-      {
-        systemPrompt: 'You book appointments.',
-        initialMessage: 'Hello, this is Anna from the clinic.',
-        waitForCustomer: false,
-        endCallOnVoicemail: false,
-        maxDurationSec: 120,
-        maxSilenceSec: 60,
-        reengagementSec: 30,
-        model: 'double',
-        temperature: 0,
-        tools: [],
-        endCallDescription: null,
-        variables: {},
-      },
+      sessionSettings(),
       { leg, llm, tools: new ToolRunner({ allowPrivate: true, log }), clock: systemClock, log, voice: factory },
     );
     const before = voice.speech.received.length;

@@ -10,10 +10,10 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallSession, type SessionSettings } from '../../../src/calls/session.js';
+import { CallSession } from '../../../src/calls/session.js';
 import { ToolRunner } from '../../../src/calls/tool-runner.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { voiceFactory, type AssistantVoiceRow } from '../../../src/calls/voice/factory.js';
+import { voiceFactory } from '../../../src/calls/voice/factory.js';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
 import { ProviderRegistry } from '../../../src/providers/registry.js';
 import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
@@ -27,6 +27,7 @@ import { fixture } from '../../support/audio-fixtures.js';
 import { ClipBook, speechLike } from '../../support/doubles/clips.js';
 import { SPEECH_RATE } from '../../support/doubles/openai-speech.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { sessionSettings, voiceRow } from '../../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const RATE = 8000;
@@ -37,38 +38,9 @@ beforeAll(async () => {
 });
 afterAll(async () => voice.close());
 
-const ROW: AssistantVoiceRow = {
-  voiceProvider: 'openai',
-  providerVoiceId: 'alloy',
-  languageIso2: 'en',
-  voiceStability: '0.7',
-  voiceSimilarity: '0.5',
-  speechSpeed: '1',
-  endpointSensitivity: '2.5',
-  endpointType: 'vad',
-  interruptSensitivity: '2.5',
-  allowInterruptions: true,
-  minInterruptWords: 0,
-  noiseCancellation: false,
-};
+const ROW = voiceRow();
 
-function settings(overrides: Partial<SessionSettings>): SessionSettings {
-  return {
-    systemPrompt: 'You book appointments.',
-    initialMessage: 'Hello, this is Anna from the clinic.',
-    waitForCustomer: false,
-    endCallOnVoicemail: false,
-    maxDurationSec: 120,
-    maxSilenceSec: 60,
-    reengagementSec: 30,
-    model: 'double',
-    temperature: 0,
-    tools: [],
-    endCallDescription: null,
-    variables: {},
-    ...overrides,
-  };
-}
+const settings = sessionSettings;
 
 function providers(withStt: boolean) {
   const tts = new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' });

@@ -1,0 +1,44 @@
+/**
+ * Defaults for building a call session on an audio leg in tests: the assistant's voice row
+ * (the OpenAI speech double's `alloy`, middle sensitivities, VAD endpointing) and the session's
+ * settings (a booking assistant with a greeting). Each test overrides only what it is about, so
+ * what a test changes stands out.
+ */
+import type { SessionSettings } from '../../src/calls/session.js';
+import type { AssistantVoiceRow } from '../../src/calls/voice/factory.js';
+
+export function voiceRow(overrides: Partial<AssistantVoiceRow> = {}): AssistantVoiceRow {
+  return {
+    voiceProvider: 'openai',
+    providerVoiceId: 'alloy',
+    languageIso2: 'en',
+    voiceStability: '0.7',
+    voiceSimilarity: '0.5',
+    speechSpeed: '1',
+    endpointSensitivity: '2.5',
+    endpointType: 'vad',
+    interruptSensitivity: '2.5',
+    allowInterruptions: true,
+    minInterruptWords: 0,
+    noiseCancellation: false,
+    ...overrides,
+  };
+}
+
+export function sessionSettings(overrides: Partial<SessionSettings> = {}): SessionSettings {
+  return {
+    systemPrompt: 'You book appointments.',
+    initialMessage: 'Hello, this is Anna from the clinic.',
+    waitForCustomer: false,
+    endCallOnVoicemail: false,
+    maxDurationSec: 120,
+    maxSilenceSec: 60,
+    reengagementSec: 30,
+    model: 'double',
+    temperature: 0,
+    tools: [],
+    endCallDescription: null,
+    variables: {},
+    ...overrides,
+  };
+}
