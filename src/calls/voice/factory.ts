@@ -24,7 +24,7 @@ import type { RealtimeProvider } from '../../providers/realtime/types.js';
 import { bargeInRule, endpointRule } from './sensitivity.js';
 import { Floor, type EndpointType } from './settings.js';
 import { DEFAULT_PROVIDER_VOICES, sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from './speech-options.js';
-import { SpeechToSpeechStage } from './speech-to-speech.js';
+import { instructionsOf, SpeechToSpeechStage } from './speech-to-speech.js';
 import { EnergyVad, type VadModel } from './vad.js';
 import { VoiceCall, type VoiceCallFactory } from './voice-call.js';
 
@@ -163,12 +163,11 @@ function speechToSpeechFactory(row: AssistantVoiceRow, realtime: RealtimeProvide
   if (!ownVoice) log.info({ voice, voiceProvider: row.voiceProvider }, "the assistant's voice is not the speech-to-speech provider's; using its default voice");
   return (media, conversation) => {
     const llm = conversation.llm;
-    const system = llm.messages.find((m) => m.role === 'system');
     const floor = new Floor();
     const stage = new SpeechToSpeechStage({
       provider: realtime,
       session: {
-        instructions: typeof system?.content === 'string' ? system.content : '',
+        instructions: instructionsOf(llm.messages),
         voice,
         language: speech.language ?? 'en',
         speed: speech.speed,
@@ -179,10 +178,7 @@ function speechToSpeechFactory(row: AssistantVoiceRow, realtime: RealtimeProvide
       floor,
       allowInterruptions: row.allowInterruptions,
       minInterruptWords: Math.max(0, row.minInterruptWords),
-      messages: llm.messages,
-      tools: llm.tools,
-      executor: llm.executor,
-      onToolCall: llm.onToolCall,
+      conversation: llm,
     });
     return new VoiceCall({
       media,

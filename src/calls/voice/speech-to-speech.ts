@@ -24,11 +24,9 @@
 import { Resampler } from '../../audio/resample.js';
 import type { ChatMessage } from '../../providers/llm/types.js';
 import type { RealtimeEvent, RealtimeProvider, RealtimeSession, RealtimeSessionOptions } from '../../providers/realtime/types.js';
-import type { ToolCallRecord, ToolExecutor } from '../session-types.js';
-import type { MidCallTool } from '../tool-runner.js';
 import type { TurnKind } from '../turns.js';
 import { wordCount, type Frame, type TurnId } from './frames.js';
-import { END_CALL_FUNCTION } from './llm.js';
+import { END_CALL_FUNCTION, type LlmStageOptions } from './llm.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { ScriptedReply } from './scripted-reply.js';
 import type { Floor } from './settings.js';
@@ -41,11 +39,12 @@ export interface SpeechToSpeechOptions {
   floor: Floor;
   allowInterruptions: boolean;
   minInterruptWords: number;
-  /** The conversation's record (system prompt first): the caller's and the assistant's words are appended. */
-  messages: ChatMessage[];
-  tools: MidCallTool[];
-  executor: ToolExecutor;
-  onToolCall?(record: ToolCallRecord): void;
+  /**
+   * The call's conversation, read live (a hand-over to another assistant changes it in place):
+   * the record (system prompt first; the caller's and the assistant's words are appended), the
+   * mid-call tools and the functions the model is offered, and how tools run.
+   */
+  conversation: Pick<LlmStageOptions, 'messages' | 'tools' | 'specs' | 'executor' | 'onToolCall'>;
 }
 
 /** The assistant turn the model's current answer belongs to. */
@@ -143,6 +142,17 @@ export class SpeechToSpeechStage implements Stage {
     this.open(turn, 'reply', false);
   }
 
+  /**
+   * Another assistant took the call over (assistant_transfer): its prompt and functions, which
+   * the session changed in the shared history and tool list, go to the model. The voice stays
+   * the session's (a realtime model keeps its voice once it has spoken).
+   */
+  refresh(): void {
+    const { messages, specs } = this.options.conversation;
+    const update = { instructions: instructionsOf(messages), tools: specs.map((f) => ({ name: f.name, description: f.description, parameters: f.parameters })) };
+    this.whenOpen((s) => s.update(update));
+  }
+
   /** Answers the caller's next turn with `reply` instead of the model's answer (replaces one still waiting). */
   next(reply: ScriptedReply): void {
     this.nextReply = reply;
@@ -213,7 +223,7 @@ export class SpeechToSpeechStage implements Stage {
         if (text !== '' && !a.scripted) {
           const message = { role: 'assistant' as const, content: text };
           a.said.push(message);
-          this.options.messages.push(message);
+          this.options.conversation.messages.push(message);
         }
         return;
       }
@@ -257,15 +267,15 @@ export class SpeechToSpeechStage implements Stage {
     if (a && a.awaitingCaller) {
       a.awaitingCaller = false;
       const first = a.said[0];
-      const at = first ? this.options.messages.indexOf(first) : -1;
-      this.options.messages.splice(at < 0 ? this.options.messages.length : at, 0, { role: 'user', content: text });
+      const at = first ? this.options.conversation.messages.indexOf(first) : -1;
+      this.options.conversation.messages.splice(at < 0 ? this.options.conversation.messages.length : at, 0, { role: 'user', content: text });
       this.push({ kind: 'end-of-turn', turn: a.turn, text, endOfSpeechAt, at: now, late: true });
       return;
     }
     // Words over the assistant's turn: with min_interrupt_words they decide the barge-in now.
     const min = this.options.minInterruptWords;
     if (min > 0 && this.options.floor.assistantSpeaking && wordCount(text) >= min) this.bargeIn();
-    this.options.messages.push({ role: 'user', content: text });
+    this.options.conversation.messages.push({ role: 'user', content: text });
     this.callerText = text;
     this.push({ kind: 'end-of-turn', turn: ctx.turns.current, text, endOfSpeechAt, at: now });
   }
@@ -334,15 +344,15 @@ export class SpeechToSpeechStage implements Stage {
       a.endCall = true;
       return;
     }
-    const tool = this.options.tools.find((t) => t.name === name);
+    const tool = this.options.conversation.tools.find((t) => t.name === name);
     if (!tool) {
       a.results.push({ callId, output: JSON.stringify({ error: `unknown tool ${name}` }) });
       return;
     }
     a.toolsRunning++;
-    void this.options.executor.run(tool, args).then((outcome) => {
+    void this.options.conversation.executor.run(tool, args).then((outcome) => {
       a.toolsRunning--;
-      this.options.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
+      this.options.conversation.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
       if (a.over || this.closed) return;
       this.push({ kind: 'tool-result', turn: a.turn, id: callId, name: tool.name, ok: outcome.ok, content: outcome.content, at: ctx.clock.now() });
       a.results.push({ callId, output: outcome.content });
@@ -379,7 +389,7 @@ export class SpeechToSpeechStage implements Stage {
     const earlier = a.items.slice(0, -1).reduce((sum, item) => sum + item.ms, 0);
     this.session?.interrupt(Math.max(0, heardMs - earlier));
     // The record keeps what was heard (the model's memory: truncated to the same audio).
-    const messages = this.options.messages;
+    const messages = this.options.conversation.messages;
     let remaining = heardText.trim();
     for (const message of a.said) {
       const said = message.content ?? '';
@@ -410,4 +420,10 @@ export class SpeechToSpeechStage implements Stage {
     // The session's status for it: `ended` (src/calls/session.ts, like an LLM failure in the pipeline).
     this.push({ kind: 'hang-up', turn, reason: 'LLM failure', remote: false, at: now });
   }
+}
+
+/** The model's instructions: the conversation's system message. */
+export function instructionsOf(messages: readonly ChatMessage[]): string {
+  const system = messages.find((m) => m.role === 'system');
+  return typeof system?.content === 'string' ? system.content : '';
 }

@@ -264,7 +264,8 @@ export class VoiceCall {
 
   /** Another assistant's voice from the next turn on (assistant_transfer); rate: the leg's. */
   useVoice(tts: { provider: TtsProvider; options: TtsStreamOptions }): void {
-    // A speech-to-speech session keeps the voice it was opened with.
+    // A speech-to-speech session keeps the voice it was opened with; the new prompt and functions reach the model.
+    this.speechToSpeech?.refresh();
     this.tts?.useVoice(tts.provider, { ...tts.options, sampleRate: this.options.media.sampleRate });
   }
 

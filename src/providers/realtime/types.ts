@@ -74,6 +74,8 @@ export interface RealtimeSession {
    * audio the caller actually heard, so the model's memory matches what was heard.
    */
   interrupt(playedMs: number): void;
+  /** Changes the model's instructions and functions from the next answer on (a call handed to another assistant). */
+  update(options: Pick<RealtimeSessionOptions, 'instructions' | 'tools'>): void;
   /** Ends the session; resolves when the connection is closed. */
   close(): Promise<void>;
 }

@@ -420,6 +420,18 @@ describe('mode multimodal: a speech-to-speech session instead of the pipeline', 
     }
   });
 
+  it("a hand-over to another assistant (assistant_transfer) sends the model the new prompt and functions; the voice stays", { timeout: 30_000 }, async () => {
+    const c = call(16_000);
+    await c.vc.say(GREETING, 'greeting');
+    c.messages[0] = { role: 'system', content: 'You are the billing department.' };
+    c.vc.useVoice({ provider: new OpenAiTts({ baseUrl: voice.speech.baseUrl }), options: { voice: 'echo', sampleRate: 24_000, language: 'en' } });
+    await vi.waitFor(() => expect(session().session.instructions).toBe('You are the billing department.'), { timeout: 5000 });
+    const update = session().received.filter((e) => e.type === 'session.update').at(-1)!;
+    expect(update.session.tools.map((t: { name: string }) => t.name)).toEqual(['free_slots', END_CALL_FUNCTION]);
+    expect(session().session.audio.output.voice).toBe('shimmer');
+    await c.vc.close('test over');
+  });
+
   it('without a realtime server the call runs the pipeline and its transcript says so', async () => {
     const c = call(16_000, {}, registry(false));
     expect(c.notes).toEqual([MULTIMODAL_FALLBACK_NOTE]);

@@ -164,6 +164,17 @@ class OpenAiRealtimeSession implements RealtimeSession {
     this.audioItem = null;
   }
 
+  update(options: Pick<RealtimeSessionOptions, 'instructions' | 'tools'>): void {
+    this.send({
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        instructions: options.instructions,
+        tools: options.tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters })),
+      },
+    });
+  }
+
   async close(): Promise<void> {
     if (this.gone) return;
     this.closing = true;
