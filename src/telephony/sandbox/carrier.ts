@@ -177,8 +177,12 @@ class SandboxLeg implements CarrierLeg {
     if (this.live && !this.over) this.sentDigits.push(digits);
   }
 
+  /** What the assistant said on this text leg, in order (e.g. a warm transfer's briefing): the sandbox records it. */
+  readonly heardTexts: string[] = [];
+
   say(text: string): Promise<void> {
     if (!this.live) return Promise.resolve();
+    this.heardTexts.push(text);
     this.aiHasSpoken = true;
     // The customer answers once the assistant has finished its last utterance.
     this.cancel(this.pendingReply);
