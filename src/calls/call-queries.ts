@@ -8,6 +8,8 @@ import type { FillerConfig, PostCallField, StoredBuiltinTool } from '../db/schem
 import type { CallStatus } from './state-machine.js';
 import type { MidCallTool } from './tool-runner.js';
 import type { PlaceCallInput } from './types.js';
+import type { AssistantVoiceRow } from './voice/factory.js';
+import { synthesizerById, transcriberById } from '../providers/catalog.js';
 
 export const LIVE = `('initiated', 'ringing', 'in-progress')`;
 
@@ -126,4 +128,27 @@ export function bind(text: string, values: unknown[]): SQL {
   const chunks: SQL[] = [];
   parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
   return sql.join(chunks);
+}
+
+/** The assistant's voice settings of a loaded call, as the voice factory takes them. */
+export function assistantVoiceRow(call: LoadedCall): AssistantVoiceRow {
+  return {
+    mode: call.mode ?? 'pipeline',
+    voiceProvider: call.voice_provider ?? 'local',
+    providerVoiceId: call.provider_voice_id,
+    languageIso2: call.language_iso2,
+    voiceStability: call.voice_stability,
+    voiceSimilarity: call.voice_similarity,
+    speechSpeed: call.speech_speed,
+    endpointSensitivity: call.endpoint_sensitivity,
+    endpointType: call.endpoint_type,
+    interruptSensitivity: call.interrupt_sensitivity,
+    allowInterruptions: call.allow_interruptions,
+    minInterruptWords: call.min_interrupt_words,
+    noiseCancellation: call.enable_noise_cancellation,
+    ambientSound: call.ambient_sound,
+    ambientSoundVolume: call.ambient_sound_volume,
+    synthesizerProvider: call.synthesizer_provider_id === null ? null : synthesizerById(call.synthesizer_provider_id)?.code ?? null,
+    transcriberProvider: call.transcriber_provider_id === null ? null : transcriberById(call.transcriber_provider_id)?.code ?? null,
+  };
 }

@@ -9,20 +9,19 @@ import { inTransaction } from '../db/pool.js';
 import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.js';
 import { credentialSealer, type CredentialSealer } from '../lib/secrets.js';
 import type { LlmProvider } from '../providers/llm/types.js';
-import { synthesizerById, transcriberById } from '../providers/catalog.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/types.js';
 import { BuiltinToolbox } from './builtin-tools/index.js';
 import { loadHandOver, warmTransferDeps } from './hand-over.js';
-import { bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
-import { executorOf } from './events.js';
+import { assistantVoiceRow, bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
+import { finalizeCall } from './finalize.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
 import { RemoteCalls } from './remote-calls.js';
 import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
-import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
+import { NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
 import { ToolRunner, type MidCallTool } from './tool-runner.js';
 import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
@@ -176,7 +175,7 @@ export class CallEngine implements CallService {
     const carrier = call.type === 'web' ? this.carrierFor(call.type) : (this.carriers.get(call.carrier) ?? this.carrier);
     if (call.assistant_id === null) {
       log.error('call cannot run: its assistant is gone');
-      await this.finalize(callId, 'initiated', failedResult(), null, log);
+      await finalizeCall(this.ctx, callId, 'initiated', failedResult(), null, log);
       return;
     }
     const assistant = {
@@ -317,14 +316,14 @@ export class CallEngine implements CallService {
           log,
         });
         // The final record waits out a short database outage rather than being lost to it.
-        const status = await retryWhileUnavailable(() => this.finalize(callId, persisted, result, post, log), { log, what: 'writing the final call record' });
+        const status = await retryWhileUnavailable(() => finalizeCall(this.ctx, callId, persisted, result, post, log), { log, what: 'writing the final call record' });
         callSpan?.setAttributes({ 'switchboard.call_status': status ?? result.status });
       } catch (err) {
         log.error({ err }, 'call failed unexpectedly; ending it');
         callSpan?.fail((err as Error).message);
         await chain;
         const ending = { ...failedResult(), status: persisted === 'initiated' ? ('failed' as const) : ('ended' as const) };
-        await retryWhileUnavailable(() => this.finalize(callId, persisted, ending, null, log), { log, what: 'ending a failed call' }).catch(
+        await retryWhileUnavailable(() => finalizeCall(this.ctx, callId, persisted, ending, null, log), { log, what: 'ending a failed call' }).catch(
           (e) => log.error({ err: e }, 'ending a failed call failed'),
         );
       } finally {
@@ -344,77 +343,10 @@ export class CallEngine implements CallService {
     }
     await this.vad?.prepare();
     return voiceFactory(
-      {
-        mode: call.mode ?? 'pipeline',
-        voiceProvider: call.voice_provider ?? 'local',
-        providerVoiceId: call.provider_voice_id,
-        languageIso2: call.language_iso2,
-        voiceStability: call.voice_stability,
-        voiceSimilarity: call.voice_similarity,
-        speechSpeed: call.speech_speed,
-        endpointSensitivity: call.endpoint_sensitivity,
-        endpointType: call.endpoint_type,
-        interruptSensitivity: call.interrupt_sensitivity,
-        allowInterruptions: call.allow_interruptions,
-        minInterruptWords: call.min_interrupt_words,
-        noiseCancellation: call.enable_noise_cancellation,
-        ambientSound: call.ambient_sound,
-        ambientSoundVolume: call.ambient_sound_volume,
-        synthesizerProvider: call.synthesizer_provider_id === null ? null : synthesizerById(call.synthesizer_provider_id)?.code ?? null,
-        transcriberProvider: call.transcriber_provider_id === null ? null : transcriberById(call.transcriber_provider_id)?.code ?? null,
-      },
+      assistantVoiceRow(call),
       registry,
       { clock: this.clock, log, vad: this.vad },
     );
-  }
-
-  /** Writes the final record and emits the call-finished event, in one transaction. */
-  private async finalize(
-    callId: number,
-    from: CallStatus,
-    result: SessionResult,
-    post: Awaited<ReturnType<typeof runPostCall>> | null,
-    log: Logger,
-  ): Promise<CallStatus | null> {
-    const fields: TransitionFields = {
-      endedAt: NOW,
-      transcript: result.transcript,
-      // 'unknown' does not overwrite a verdict a carrier stored on the call (late AMD on another instance).
-      ...(result.answeredBy !== 'unknown' ? { answeredBy: result.answeredBy } : {}),
-      ...(post
-        ? {
-            evaluation: post.evaluation,
-            duration: post.durationSec,
-            carrierCost: post.carrierCost,
-            totalCost: post.totalCost,
-            recordingUrl: post.recordingUrl,
-          }
-        : {}),
-    };
-    const events = this.ctx.services.callEvents;
-    // Without consumers there is nothing to emit, and one UPDATE needs no transaction.
-    const inTransaction = (events?.subscribedQueues.length ?? 0) > 0;
-    const client = await this.ctx.database.pool.connect();
-    try {
-      if (inTransaction) await client.query('BEGIN');
-      let finalStatus: CallStatus = result.status;
-      let moved = await transitionCall(client, log, callId, from, finalStatus, fields);
-      if (!moved && isLive(from)) {
-        // The outcome does not fit what was persisted (a transition failed on the way): end it anyway.
-        finalStatus = 'ended';
-        moved = await transitionCall(client, log, callId, from, finalStatus, fields);
-      }
-      if (moved && inTransaction) await events!.emit(executorOf(client), { callId, userId: moved.userId });
-      if (inTransaction) await client.query('COMMIT');
-      if (moved) this.ctx.services.metrics?.callFinished(finalStatus);
-      log.info({ status: result.status, duration: post?.durationSec ?? 0 }, 'call finished');
-      return moved ? finalStatus : null;
-    } catch (err) {
-      if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
   }
 
   /** Shutdown, step 1: no new calls from now on (placeCall throws ShuttingDownError). */

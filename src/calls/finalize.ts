@@ -1,0 +1,61 @@
+/**
+ * The end of a call in the database: its final record (status, transcript, evaluation, costs,
+ * recording) and the durable call-finished event, in one transaction, so webhooks and the
+ * dialer hear of exactly the calls whose final record committed.
+ */
+import type { Logger } from 'pino';
+import type { AppContext } from '../context.js';
+import { executorOf } from './events.js';
+import type { runPostCall } from './post-call.js';
+import type { SessionResult } from './session.js';
+import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
+
+/** Writes the final record and emits the call-finished event, in one transaction. */
+export async function finalizeCall(
+  ctx: AppContext,
+  callId: number,
+  from: CallStatus,
+  result: SessionResult,
+  post: Awaited<ReturnType<typeof runPostCall>> | null,
+  log: Logger,
+): Promise<CallStatus | null> {
+  const fields: TransitionFields = {
+    endedAt: NOW,
+    transcript: result.transcript,
+    // 'unknown' does not overwrite a verdict a carrier stored on the call (late AMD on another instance).
+    ...(result.answeredBy !== 'unknown' ? { answeredBy: result.answeredBy } : {}),
+    ...(post
+      ? {
+          evaluation: post.evaluation,
+          duration: post.durationSec,
+          carrierCost: post.carrierCost,
+          totalCost: post.totalCost,
+          recordingUrl: post.recordingUrl,
+        }
+      : {}),
+  };
+  const events = ctx.services.callEvents;
+  // Without consumers there is nothing to emit, and one UPDATE needs no transaction.
+  const inTransaction = (events?.subscribedQueues.length ?? 0) > 0;
+  const client = await ctx.database.pool.connect();
+  try {
+    if (inTransaction) await client.query('BEGIN');
+    let finalStatus: CallStatus = result.status;
+    let moved = await transitionCall(client, log, callId, from, finalStatus, fields);
+    if (!moved && isLive(from)) {
+      // The outcome does not fit what was persisted (a transition failed on the way): end it anyway.
+      finalStatus = 'ended';
+      moved = await transitionCall(client, log, callId, from, finalStatus, fields);
+    }
+    if (moved && inTransaction) await events!.emit(executorOf(client), { callId, userId: moved.userId });
+    if (inTransaction) await client.query('COMMIT');
+    if (moved) ctx.services.metrics?.callFinished(finalStatus);
+    log.info({ status: result.status, duration: post?.durationSec ?? 0 }, 'call finished');
+    return moved ? finalStatus : null;
+  } catch (err) {
+    if (inTransaction) await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
