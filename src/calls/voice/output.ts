@@ -52,13 +52,27 @@ interface Playout {
   /** Index of the piece the next TTS audio belongs to. */
   current: number;
   resampler: Resampler | null;
+  /** Leg-rate samples short of a whole frame, waiting for the next audio. */
   remainder: Int16Array;
+  /** Its audio is resampled when handed out (TTS at another rate than the leg's), not on arrival. */
+  lazy: boolean;
   ttsDone: boolean;
   endQueued: boolean;
   handedAny: boolean;
 }
 
-type Item = { turn: TurnId; audio: Int16Array; piece: number } | { turn: TurnId; mark: string };
+/**
+ * Queued output: leg-rate frames and marks; TTS audio at another rate waits as `raw` 20 ms slices
+ * and is resampled into frames only when the pump reaches it (`flush` then hands out the piece's
+ * last partial frame). Resampling a reply on arrival cost one synchronous block per TTS chunk
+ * (≈ 1 ms per second of 24 kHz audio: seconds of audio at once) and work for audio a barge-in
+ * then threw away; resampled at the pump it is a 20 ms slice per tick.
+ */
+type Item =
+  | { turn: TurnId; audio: Int16Array; piece: number }
+  | { turn: TurnId; mark: string }
+  | { turn: TurnId; raw: Int16Array; resampler: Resampler | null; piece: number }
+  | { turn: TurnId; flush: true; piece: number };
 
 export class OutputStage implements Stage {
   readonly name = 'output';
@@ -145,7 +159,7 @@ export class OutputStage implements Stage {
   private playout(turn: TurnId): Playout {
     let p = this.playouts.get(turn);
     if (!p) {
-      p = { turn, pieces: [], current: 0, resampler: null, remainder: new Int16Array(0), ttsDone: false, endQueued: false, handedAny: false };
+      p = { turn, pieces: [], current: 0, resampler: null, remainder: new Int16Array(0), lazy: false, ttsDone: false, endQueued: false, handedAny: false };
       this.playouts.set(turn, p);
       this.options.floor.assistantTakes(turn);
     }
@@ -155,10 +169,21 @@ export class OutputStage implements Stage {
   private onAudio(frame: FrameOf<'tts-audio'>): void {
     const p = this.playout(frame.turn);
     const rate = this.options.media.sampleRate;
-    if (frame.sampleRate !== rate && (!p.resampler || p.resampler.from !== frame.sampleRate)) p.resampler = new Resampler(frame.sampleRate, rate);
-    const samples = frame.sampleRate === rate ? frame.samples : p.resampler!.process(frame.samples);
     // Audio without a `speak` before it (e.g. a provider's own text) still plays, as a piece of no text.
     if (p.pieces.length <= p.current) p.pieces.push({ text: '', samples: 0, complete: false, confirmed: false, playout: [] });
+    if (frame.sampleRate !== rate || p.lazy) {
+      if (frame.sampleRate !== rate && (!p.resampler || p.resampler.from !== frame.sampleRate)) p.resampler = new Resampler(frame.sampleRate, rate);
+      const resampler = frame.sampleRate === rate ? null : p.resampler;
+      p.lazy = true;
+      // Its length at the leg's rate, for what-was-heard (exact once resampled, to a sample or two).
+      p.pieces[p.current]!.samples += (frame.samples.length * rate) / frame.sampleRate;
+      const slice = Math.max(1, Math.round(frame.sampleRate / 50));
+      for (let at = 0; at < frame.samples.length; at += slice) {
+        this.queue.push({ turn: p.turn, raw: frame.samples.subarray(at, at + slice), resampler, piece: p.current });
+      }
+      return;
+    }
+    const samples = frame.samples;
     const joined = new Int16Array(p.remainder.length + samples.length);
     joined.set(p.remainder);
     joined.set(samples, p.remainder.length);
@@ -190,6 +215,10 @@ export class OutputStage implements Stage {
   }
 
   private flushRemainder(p: Playout): void {
+    if (p.lazy) {
+      this.queue.push({ turn: p.turn, flush: true, piece: p.current });
+      return;
+    }
     if (p.remainder.length === 0) return;
     this.enqueueAudio(p, p.remainder);
     p.remainder = new Int16Array(0);
@@ -216,6 +245,10 @@ export class OutputStage implements Stage {
       const now = clock.now();
       if (this.bufferedUntil - now >= this.leadMs) break;
       const item = this.queue.shift()!;
+      if ('raw' in item || 'flush' in item) {
+        this.queue.unshift(...this.framesOf(item));
+        continue;
+      }
       if ('mark' in item) {
         this.options.media.mark(item.mark);
         continue;
@@ -231,6 +264,28 @@ export class OutputStage implements Stage {
     }
     if (this.queue.length > 0) this.pacer.add(this.tick);
     else this.pacer.remove(this.tick);
+  }
+
+  /** A lazy item as leg-rate frames (the remainder stays with the playout until its piece ends). */
+  private framesOf(item: Extract<Item, { raw: Int16Array } | { flush: true }>): Item[] {
+    const p = this.playouts.get(item.turn);
+    if (!p) return [];
+    if ('flush' in item) {
+      const rest = p.remainder;
+      p.remainder = new Int16Array(0);
+      return rest.length > 0 ? [{ turn: item.turn, audio: rest, piece: item.piece }] : [];
+    }
+    const samples = item.resampler ? item.resampler.process(item.raw) : item.raw;
+    const joined = new Int16Array(p.remainder.length + samples.length);
+    joined.set(p.remainder);
+    joined.set(samples, p.remainder.length);
+    const frames: Item[] = [];
+    let offset = 0;
+    for (; offset + this.frameSamples <= joined.length; offset += this.frameSamples) {
+      frames.push({ turn: item.turn, audio: joined.slice(offset, offset + this.frameSamples), piece: item.piece });
+    }
+    p.remainder = joined.slice(offset);
+    return frames;
   }
 
   private onMark(name: string, cleared: boolean): void {
