@@ -15,6 +15,7 @@
 import type { FillerConfig } from '../db/schema.js';
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { FillerReason } from './turns.js';
+import type { Frame } from './voice/frames.js';
 
 export type FillerMood = keyof FillerConfig;
 
@@ -123,5 +124,28 @@ export class FillerScheduler {
   cancel(): void {
     this.clock.clearTimer(this.timer);
     this.timer = null;
+  }
+
+  /**
+   * On an audio leg the scheduler follows the pipeline's frames: a filler while the reply's
+   * first words are slow and while a mid-call tool runs (not the end-call function); the first
+   * words, a tool's result or an interruption cancel it.
+   */
+  follow(frame: Frame, endCallTool: string): void {
+    switch (frame.kind) {
+      case 'turn-started':
+        this.newTurn();
+        if (frame.turnKind === 'reply') this.waiting('slow-llm', frame.callerText);
+        return;
+      case 'tool-call':
+        if (frame.name !== endCallTool) this.waiting('tool');
+        return;
+      case 'llm-delta':
+      case 'tool-result':
+      case 'interruption':
+      case 'cancel':
+        this.cancel();
+        return;
+    }
   }
 }

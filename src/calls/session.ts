@@ -6,14 +6,17 @@
  *   text leg  ──lines───▶ text turn loop (src/calls/text-turns.ts: LLM round trips, tools)
  *                timers (max duration, silence) ──▶ re-engagement / end
  *
- * Settings, dependencies and the result type are in src/calls/session-types.ts.
+ * Settings, dependencies and the result type are in src/calls/session-types.ts. The session is
+ * where a call's life, both kinds of leg and the built-ins' callbacks meet, so it stays the
+ * largest file of src/calls; each job of its own lives beside it: text-turns.ts, voicemail.ts,
+ * fillers.ts, assistant-switch.ts, timers.ts.
  * The session knows nothing of HTTP or the database: it reports `ringing`/`answered` through
  * hooks and resolves `run()` with the outcome; src/calls/engine.ts persists it. Many sessions
  * run concurrently in one process; each holds only its own small state and timers.
  */
 import type { EndStatus, UnconnectedEnd } from './state-machine.js';
 import { CallTimers } from './timers.js';
-import { toolFunction, type MidCallTool } from './tool-runner.js';
+import type { MidCallTool } from './tool-runner.js';
 import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
 import type { TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
@@ -25,9 +28,9 @@ import type { Frame } from './voice/frames.js';
 import type { LlmStageOptions } from './voice/llm.js';
 import { handOverNote, type BuiltinResult } from './builtin-tools/index.js';
 import { TextTurns } from './text-turns.js';
+import { functionSpecs, switchAssistant } from './assistant-switch.js';
 import { VoicemailDrop } from './voicemail.js';
 import {
-  DEFAULT_END_CALL_DESCRIPTION,
   DIAL_TIMEOUT_MS,
   END_CALL_TOOL,
   REENGAGEMENT_LINE,
@@ -92,7 +95,7 @@ export class CallSession {
     if (deps.llm.transcriptNote) this.lines.push(deps.llm.transcriptNote);
     if (settings.systemPrompt.trim() !== '') this.messages.push({ role: 'system', content: settings.systemPrompt });
     for (const tool of settings.tools) this.toolsByName.set(tool.name, tool);
-    this.specs = this.functionSpecs();
+    this.specs = functionSpecs(settings, deps.builtins);
     this.timers = new CallTimers(
       deps.clock,
       {
@@ -140,50 +143,22 @@ export class CallSession {
     return this.lines.join('\n');
   }
 
-  /** What the LLM may call: mid-call tools, built-ins, end-call (last). */
-  private functionSpecs(): ToolSpec[] {
-    const { settings, deps } = this;
-    return [
-      ...settings.tools.map(toolFunction),
-      ...(deps.builtins?.specs ?? []),
-      {
-        name: END_CALL_TOOL,
-        description: deps.builtins?.endCallDescription || settings.endCallDescription?.trim() || DEFAULT_END_CALL_DESCRIPTION,
-        parameters: { type: 'object', properties: {}, additionalProperties: false },
-      },
-    ];
-  }
-
-  /**
-   * assistant_transfer: another assistant of the user takes the call over — its prompt (the
-   * history's system message), model, tools, built-ins and, on an audio leg, voice. The call's
-   * record keeps one transcript; the note names the assistant that took over.
-   */
-  private switchAssistant({ target }: NonNullable<BuiltinResult['switchTo']>): void {
-    const s = this.settings;
-    Object.assign(s, {
-      systemPrompt: target.systemPrompt,
-      initialMessage: target.initialMessage,
-      model: target.model,
-      temperature: target.temperature,
-      tools: target.tools,
-      endCallDescription: target.endCallDescription,
-    });
-    if (this.messages[0]?.role === 'system') {
-      if (target.systemPrompt.trim() !== '') this.messages[0] = { role: 'system', content: target.systemPrompt };
-      else this.messages.splice(0, 1);
-    } else if (target.systemPrompt.trim() !== '') this.messages.unshift({ role: 'system', content: target.systemPrompt });
-    this.toolsByName.clear();
-    for (const tool of target.tools) this.toolsByName.set(tool.name, tool);
-    this.deps.builtins?.replaceItems(target.builtinTools);
-    this.specs.splice(0, this.specs.length, ...this.functionSpecs());
-    if (this.llmOptions) Object.assign(this.llmOptions, { model: target.model, temperature: target.temperature, tools: target.tools });
+  /** assistant_transfer: the other assistant takes over (src/calls/assistant-switch.ts). */
+  private switchAssistant(to: NonNullable<BuiltinResult['switchTo']>): void {
     const media = this.deps.leg.media;
-    if (this.voice && media) {
-      const voice = target.voice(media.sampleRate);
-      if (voice) this.voice.useVoice(voice);
-      else this.deps.log.warn({ assistantId: target.id }, 'the assistant taking over has no voice that can speak; keeping the current one');
-    }
+    switchAssistant(
+      {
+        settings: this.settings,
+        messages: this.messages,
+        toolsByName: this.toolsByName,
+        specs: this.specs,
+        builtins: this.deps.builtins,
+        llmOptions: this.llmOptions,
+        voice: this.voice && media ? { call: this.voice, sampleRate: media.sampleRate } : null,
+        log: this.deps.log,
+      },
+      to,
+    );
   }
 
   /** On an audio leg: the new assistant speaks once the hand-over message has played. */
@@ -385,7 +360,7 @@ export class CallSession {
     voice.onFrame((frame) => {
       if (this.ended) return;
       if (frame.kind === 'speech-started') this.voicemail?.heardSomething();
-      this.fillersFor(frame);
+      this.fillers.follow(frame, END_CALL_TOOL);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
       else if (frame.kind === 'hang-up' && !frame.remote) void this.voiceHangUp(frame);
@@ -412,25 +387,6 @@ export class CallSession {
     }
     if (frame.note) this.lines.push(frame.note);
     this.end('completed', frame.reason, true);
-  }
-
-  /** Fillers on an audio leg: while the reply's first words are slow, and while a mid-call tool runs. */
-  private fillersFor(frame: Frame): void {
-    switch (frame.kind) {
-      case 'turn-started':
-        this.fillers.newTurn();
-        if (frame.turnKind === 'reply') this.fillers.waiting('slow-llm', frame.callerText);
-        return;
-      case 'tool-call':
-        if (frame.name !== END_CALL_TOOL) this.fillers.waiting('tool');
-        return;
-      case 'llm-delta':
-      case 'tool-result':
-      case 'interruption':
-      case 'cancel':
-        this.fillers.cancel();
-        return;
-    }
   }
 
   private greet(): void {
