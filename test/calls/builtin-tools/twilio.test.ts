@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../../src/compose.js';
 import { fixture } from '../../support/audio-fixtures.js';
 import { detectDtmf } from '../../support/dtmf.js';
-import { TwilioDouble } from '../../support/doubles/twilio.js';
+import type { TwilioDouble } from '../../support/doubles/twilio.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
+import { PUBLIC, startRoutedTwilioDouble, twilioEnv } from '../../support/twilio-service.js';
 
-const PUBLIC = 'https://sb.example';
 const GREETING = 'Hello, this is Switchboard.';
 const QUESTION = fixture('book-appointment');
 const MESSAGE = 'Connecting you to our team now.';
@@ -34,19 +34,13 @@ beforeAll(async () => {
     { toolCalls: [{ id: 'p1', name: 'press-digits', args: { digits: '12#' } }] },
     { toolCalls: [{ id: 'x1', name: 'transfer-call', args: {} }] },
   );
-  double = await TwilioDouble.start({
-    route: (url) => url.replace(PUBLIC.replace('https', 'wss'), local.replace('http', 'ws')).replace(PUBLIC, local),
-  });
+  double = await startRoutedTwilioDouble(() => local);
   t = await startTestService({
     listen: true,
     parts: fullProcess,
     env: {
       ...voice.envFor({ stt: 'deepgram' }),
-      PUBLIC_BASE_URL: PUBLIC,
-      TWILIO_ACCOUNT_SID: double.accountSid,
-      TWILIO_AUTH_TOKEN: double.authToken,
-      TWILIO_API_URL: double.url,
-      SECRET_KEY: 'k'.repeat(40),
+      ...twilioEnv(double),
     },
   });
   local = t.service.url!;

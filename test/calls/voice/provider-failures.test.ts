@@ -30,8 +30,8 @@ import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import net from 'node:net';
+import { PUBLIC, twilioEnv } from '../../support/twilio-service.js';
 
-const PUBLIC = 'https://sb.example';
 const GREETING = 'Hello, this is the clinic.';
 const QUESTION = 'I would like to book an appointment for tomorrow';
 const ANSWER = 'Ten in the morning is free.';
@@ -53,11 +53,7 @@ beforeAll(async () => {
     parts: [callEnginePart],
     env: {
       ...voice.env,
-      PUBLIC_BASE_URL: PUBLIC,
-      TWILIO_ACCOUNT_SID: double.accountSid,
-      TWILIO_AUTH_TOKEN: double.authToken,
-      TWILIO_API_URL: double.url,
-      SECRET_KEY: 'k'.repeat(40),
+      ...twilioEnv(double),
     },
   });
   local = t.service.url!;

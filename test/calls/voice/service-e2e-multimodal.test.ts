@@ -8,21 +8,19 @@
  * and ends the call with end-call. Checked from the outside: what the person heard, the tool
  * request, the record's transcript and status through the API, and /turns.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../../src/compose.js';
 import { assistantTools } from '../../../src/db/schema.js';
 import { fixture } from '../../support/audio-fixtures.js';
 import { heardUtterances } from '../../support/doubles/heard.js';
-import { TwilioDouble } from '../../support/doubles/twilio.js';
+import type { TwilioDouble } from '../../support/doubles/twilio.js';
 import type { PersonStep } from '../../support/doubles/twilio-media.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 import { waitFor } from '../../support/wait.js';
+import { addTwilioNumber, startRoutedTwilioDouble, startToolEndpoint, twilioEnv } from '../../support/twilio-service.js';
 
-const PUBLIC = 'https://sb.example';
 const GREETING = 'Hello, this is the booking line.';
 const QUESTION = fixture('book-appointment');
 const YES = fixture('yes-that-works');
@@ -31,16 +29,9 @@ const GOODBYE = 'Booked for tomorrow at ten, goodbye!';
 /** The Realtime double waits this long before an answer's first delta. */
 const FIRST_DELTA_MS = 80;
 
-interface ToolHit {
-  url: string;
-  body: unknown;
-}
-
 let voice: VoiceDoubles;
 let double: TwilioDouble;
-let toolServer: http.Server;
-let toolUrl = '';
-const toolHits: ToolHit[] = [];
+let tool: Awaited<ReturnType<typeof startToolEndpoint>>;
 let local = '';
 
 beforeAll(async () => {
@@ -49,25 +40,14 @@ beforeAll(async () => {
   // The question makes the model check the calendar (a mid-call tool) before it answers.
   voice.realtime.on(QUESTION.text, { toolCalls: [{ id: 'slots-1', name: 'check_slots', args: { day: 'tomorrow' } }] }, { text: OFFER });
   voice.realtime.on(YES.text, { text: GOODBYE, toolCalls: [{ id: 'end-1', name: 'end-call', args: {} }] });
-  toolServer = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      toolHits.push({ url: req.url ?? '', body: body === '' ? null : JSON.parse(body) });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ free: ['10:00', '14:30'] }));
-    });
-  });
-  await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
-  toolUrl = `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/slots`;
-  double = await TwilioDouble.start({
-    route: (url) => url.replace(PUBLIC.replace('https', 'wss'), local.replace('http', 'ws')).replace(PUBLIC, local),
-  });
+  tool = await startToolEndpoint({ free: ['10:00', '14:30'] });
+  double = await startRoutedTwilioDouble(() => local);
 }, 60_000);
 
 afterAll(async () => {
   await double?.close();
   await voice?.close();
-  await new Promise((resolve) => toolServer?.close(resolve));
+  await tool?.close();
 });
 
 type Turn = {
@@ -90,37 +70,28 @@ describe('a multimodal phone call through the service', () => {
       parts: fullProcess,
       env: {
         ...voice.env,
-        PUBLIC_BASE_URL: PUBLIC,
-        TWILIO_ACCOUNT_SID: double.accountSid,
-        TWILIO_AUTH_TOKEN: double.authToken,
-        TWILIO_API_URL: double.url,
-        SECRET_KEY: 'k'.repeat(40),
+        ...twilioEnv(double),
         // The mid-call tool's endpoint is on this machine.
         ALLOW_PRIVATE_TARGETS: 'true',
       },
     });
     local = t.service.url!;
     user = await t.createUser({ name: 'Voice e2e multimodal', max_calls_in_parallel: 2 });
-    const phone = await t.admin.post(`/api/admin/users/${user.id}/phone-numbers`, {
-      phone_number: '+14155550803',
-      type_label: 'Normal',
-      carrier: 'twilio',
-      carrier_sid: 'PN' + 'f'.repeat(32),
-    });
+    const phone = await addTwilioNumber(t, user.id, '+14155550803', 'f');
     expect(phone.status).toBe(201);
     const voiceRow = (await t.admin.post('/api/admin/voices', { name: 'Realtime double voice', mode: 'multimodal', provider: 'openai', provider_voice_id: 'shimmer' })).body.data;
-    const tool = await user.post('/api/user/tools', {
+    const created = await user.post('/api/user/tools', {
       name: 'check_slots',
       description: 'Free appointment slots on a day.',
-      endpoint: toolUrl,
+      endpoint: `${tool.url}/slots`,
       method: 'POST',
       schema: [{ name: 'day', type: 'string', description: 'The day asked for', required: true }],
     });
-    expect(tool.status, JSON.stringify(tool.body)).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     assistantId = (
-      await insertAssistant(t, user.id, { phoneNumberId: phone.body.data.id, voiceId: voiceRow.id, mode: 'multimodal', initialMessage: GREETING, maxDuration: 90 })
+      await insertAssistant(t, user.id, { phoneNumberId: phone.id, voiceId: voiceRow.id, mode: 'multimodal', initialMessage: GREETING, maxDuration: 90 })
     ).id;
-    await t.service.ctx.database.db.insert(assistantTools).values({ assistantId, toolId: tool.body.data.id, position: 0 });
+    await t.service.ctx.database.db.insert(assistantTools).values({ assistantId, toolId: created.body.data.id, position: 0 });
   }, 90_000);
 
   afterAll(async () => {
@@ -128,7 +99,7 @@ describe('a multimodal phone call through the service', () => {
   });
 
   it('the caller is heard, the tool runs, the answers are heard; the record and its turns say so', async () => {
-    toolHits.length = 0;
+    tool.hits.length = 0;
     const steps: PersonStep[] = [
       { waitForAssistant: { timeoutMs: 20_000 } },
       { say: voice.fixture(QUESTION.name, 8000), label: QUESTION.name },
@@ -148,8 +119,8 @@ describe('a multimodal phone call through the service', () => {
     await t.service.ctx.services.callEngine!.whenFinished(callId);
 
     // The tool's endpoint got the model's arguments.
-    expect(toolHits).toHaveLength(1);
-    expect(JSON.stringify(toolHits[0]!.body)).toContain('tomorrow');
+    expect(tool.hits).toHaveLength(1);
+    expect(JSON.stringify(tool.hits[0]!.body)).toContain('tomorrow');
     // The model got the tool's result as a function output, then was asked to go on.
     const session = voice.realtime.sessions.at(-1)!;
     const output = session.received.findIndex((e) => e.type === 'conversation.item.create' && e.item?.type === 'function_call_output');

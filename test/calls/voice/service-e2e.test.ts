@@ -10,21 +10,19 @@
  * the caller's and the assistant's text and stage timings in their causal order, the TTS stage
  * no shorter than the speech double's configured delay.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../../src/compose.js';
 import { assistantTools } from '../../../src/db/schema.js';
 import { fixture } from '../../support/audio-fixtures.js';
 import { heardUtterances } from '../../support/doubles/heard.js';
-import { TwilioDouble } from '../../support/doubles/twilio.js';
+import type { TwilioDouble } from '../../support/doubles/twilio.js';
 import type { PersonStep } from '../../support/doubles/twilio-media.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 import { waitFor } from '../../support/wait.js';
+import { addTwilioNumber, startRoutedTwilioDouble, startToolEndpoint, twilioEnv } from '../../support/twilio-service.js';
 
-const PUBLIC = 'https://sb.example';
 const GREETING = 'Hello, this is the booking line.';
 const QUESTION = fixture('book-appointment');
 const YES = fixture('yes-that-works');
@@ -33,16 +31,9 @@ const GOODBYE = 'Booked for tomorrow at ten, goodbye!';
 /** The speech double waits this long before its first byte; the turn's TTS stage cannot be shorter. */
 const TTS_FIRST_BYTE_MS = 120;
 
-interface ToolHit {
-  url: string;
-  body: unknown;
-}
-
 let voice: VoiceDoubles;
 let double: TwilioDouble;
-let toolServer: http.Server;
-let toolUrl = '';
-const toolHits: ToolHit[] = [];
+let tool: Awaited<ReturnType<typeof startToolEndpoint>>;
 let local = '';
 
 beforeAll(async () => {
@@ -51,25 +42,14 @@ beforeAll(async () => {
   // The question makes the model check the calendar (a mid-call tool) before it answers.
   voice.llm.on(QUESTION.text, { toolCalls: [{ id: 'slots-1', name: 'check_slots', args: { day: 'tomorrow' } }] }, { text: OFFER });
   voice.llm.on(YES.text, { text: GOODBYE, toolCalls: [{ id: 'end-1', name: 'end-call', args: {} }] });
-  toolServer = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      toolHits.push({ url: req.url ?? '', body: body === '' ? null : JSON.parse(body) });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ free: ['10:00', '14:30'] }));
-    });
-  });
-  await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
-  toolUrl = `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/slots`;
-  double = await TwilioDouble.start({
-    route: (url) => url.replace(PUBLIC.replace('https', 'wss'), local.replace('http', 'ws')).replace(PUBLIC, local),
-  });
+  tool = await startToolEndpoint({ free: ['10:00', '14:30'] });
+  double = await startRoutedTwilioDouble(() => local);
 }, 60_000);
 
 afterAll(async () => {
   await double?.close();
   await voice?.close();
-  await new Promise((resolve) => toolServer?.close(resolve));
+  await tool?.close();
 });
 
 type Turn = {
@@ -94,37 +74,28 @@ describe.each([
       parts: fullProcess,
       env: {
         ...voice.envFor({ stt }),
-        PUBLIC_BASE_URL: PUBLIC,
-        TWILIO_ACCOUNT_SID: double.accountSid,
-        TWILIO_AUTH_TOKEN: double.authToken,
-        TWILIO_API_URL: double.url,
-        SECRET_KEY: 'k'.repeat(40),
+        ...twilioEnv(double),
         // The mid-call tool's endpoint is on this machine.
         ALLOW_PRIVATE_TARGETS: 'true',
       },
     });
     local = t.service.url!;
     user = await t.createUser({ name: `Voice e2e ${stt}`, max_calls_in_parallel: 2 });
-    const phone = await t.admin.post(`/api/admin/users/${user.id}/phone-numbers`, {
-      phone_number: stt === 'deepgram' ? '+14155550801' : '+14155550802',
-      type_label: 'Normal',
-      carrier: 'twilio',
-      carrier_sid: 'PN' + (stt === 'deepgram' ? 'd' : 'e').repeat(32),
-    });
+    const phone = await addTwilioNumber(t, user.id, stt === 'deepgram' ? '+14155550801' : '+14155550802', stt === 'deepgram' ? 'd' : 'e');
     expect(phone.status).toBe(201);
     const voiceRow = (await t.admin.post('/api/admin/voices', { name: `Double voice ${stt}`, mode: 'pipeline', provider: 'openai', provider_voice_id: 'alloy' })).body.data;
-    const tool = await user.post('/api/user/tools', {
+    const created = await user.post('/api/user/tools', {
       name: 'check_slots',
       description: 'Free appointment slots on a day.',
-      endpoint: toolUrl,
+      endpoint: `${tool.url}/slots`,
       method: 'POST',
       schema: [{ name: 'day', type: 'string', description: 'The day asked for', required: true }],
     });
-    expect(tool.status, JSON.stringify(tool.body)).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     assistantId = (
-      await insertAssistant(t, user.id, { phoneNumberId: phone.body.data.id, voiceId: voiceRow.id, initialMessage: GREETING, maxDuration: 90 })
+      await insertAssistant(t, user.id, { phoneNumberId: phone.id, voiceId: voiceRow.id, initialMessage: GREETING, maxDuration: 90 })
     ).id;
-    await t.service.ctx.database.db.insert(assistantTools).values({ assistantId, toolId: tool.body.data.id, position: 0 });
+    await t.service.ctx.database.db.insert(assistantTools).values({ assistantId, toolId: created.body.data.id, position: 0 });
   }, 90_000);
 
   afterAll(async () => {
@@ -132,7 +103,7 @@ describe.each([
   });
 
   it('the caller is heard, the tool runs, the answers are heard; the record and its turns say so', async () => {
-    toolHits.length = 0;
+    tool.hits.length = 0;
     const steps: PersonStep[] = [
       { waitForAssistant: { timeoutMs: 20_000 } },
       { say: voice.fixture(QUESTION.name, 8000), label: QUESTION.name },
@@ -152,8 +123,8 @@ describe.each([
     await t.service.ctx.services.callEngine!.whenFinished(callId);
 
     // The tool's endpoint got the model's arguments.
-    expect(toolHits).toHaveLength(1);
-    expect(JSON.stringify(toolHits[0]!.body)).toContain('tomorrow');
+    expect(tool.hits).toHaveLength(1);
+    expect(JSON.stringify(tool.hits[0]!.body)).toContain('tomorrow');
     // The model saw the tool's result before it answered.
     const afterTool = voice.llm.received.find((r) => r.body?.messages?.some((m: { role: string }) => m.role === 'tool'));
     expect(JSON.stringify(afterTool?.body.messages)).toContain('14:30');

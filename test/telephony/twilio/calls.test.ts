@@ -12,8 +12,8 @@ import { twilioSignature } from '../../../src/telephony/twilio/signature.js';
 import { TwilioDouble, type DoubleCall } from '../../support/doubles/twilio.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
+import { PUBLIC, twilioEnv } from '../../support/twilio-service.js';
 
-const PUBLIC = 'https://sb.example';
 let double: TwilioDouble;
 let t: TestService;
 let alice: TestUser;
@@ -30,11 +30,7 @@ beforeAll(async () => {
     listen: true,
     parts: [callEnginePart],
     env: {
-      PUBLIC_BASE_URL: PUBLIC,
-      TWILIO_ACCOUNT_SID: double.accountSid,
-      TWILIO_AUTH_TOKEN: double.authToken,
-      TWILIO_API_URL: double.url,
-      SECRET_KEY: 'k'.repeat(40),
+      ...twilioEnv(double),
     },
   });
   local = t.service.url!;

@@ -18,13 +18,13 @@ import { concat, rms } from '../../../src/audio/pcm.js';
 import { fullProcess } from '../../../src/compose.js';
 import { leads } from '../../../src/db/schema.js';
 import { fixture } from '../../support/audio-fixtures.js';
-import { TwilioDouble, type DoubleCall } from '../../support/doubles/twilio.js';
+import type { TwilioDouble, DoubleCall } from '../../support/doubles/twilio.js';
 import type { PersonStep, StreamPerson } from '../../support/doubles/twilio-media.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { insertAssistant, insertCampaign } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
+import { PUBLIC, startRoutedTwilioDouble, twilioEnv } from '../../support/twilio-service.js';
 
-const PUBLIC = 'https://sb.example';
 const GREETING = 'Hello, this is Switchboard.';
 const QUESTION = fixture('book-appointment');
 const YES = fixture('yes-that-works');
@@ -56,19 +56,13 @@ beforeAll(async () => {
   voice.llm.on(INTERRUPTION.text, { text: WHAT_INSTEAD });
   voice.llm.on('[keypad: 1]', { text: SALES });
   voice.llm.on('[keypad: 42#]', { text: OPTION, toolCalls: [{ id: 'end-2', name: 'end-call', args: {} }] });
-  double = await TwilioDouble.start({
-    route: (url) => url.replace(PUBLIC.replace('https', 'wss'), local.replace('http', 'ws')).replace(PUBLIC, local),
-  });
+  double = await startRoutedTwilioDouble(() => local);
   t = await startTestService({
     listen: true,
     parts: fullProcess,
     env: {
       ...voice.envFor({ stt: 'deepgram' }),
-      PUBLIC_BASE_URL: PUBLIC,
-      TWILIO_ACCOUNT_SID: double.accountSid,
-      TWILIO_AUTH_TOKEN: double.authToken,
-      TWILIO_API_URL: double.url,
-      SECRET_KEY: 'k'.repeat(40),
+      ...twilioEnv(double),
     },
   });
   local = t.service.url!;
