@@ -277,13 +277,20 @@ describe('shutdown with live calls, DATABASE_URL', () => {
       graceSeconds: 1,
       answer: () => (up ? { status: 200, body: '{"ok":true}' } : { status: 503, body: 'down for maintenance' }),
       async afterExit(receiver) {
-        // The first attempts were made (and failed) before the exit; the retries are jobs in the database.
+        // The first attempts were made (and refused) before the exit; the retries are jobs in the database.
         const before = receiver.received.length;
         up = true;
         const next = await startMain({ ...target.env, ADMIN_TOKEN, LOG_LEVEL: 'warn', SANDBOX_TIME_SCALE: '0.99', ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '3' });
         children.push(next);
         try {
-          await receiver.waitFor(before * 2, 60_000);
+          // Until every call's webhook has been delivered (by the next instance: the receiver is up only now).
+          const undelivered = async () =>
+            (
+              await target.query<{ n: number }>(
+                'SELECT count(*)::int AS n FROM calls c WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.call_id = c.id AND d.status_code = 200)',
+              )
+            )[0]!.n;
+          await waitUntil(async () => (await undelivered()) === 0, 60_000, 'every webhook delivered by the next instance');
         } finally {
           await stopMain(next.child);
         }
@@ -294,14 +301,16 @@ describe('shutdown with live calls, DATABASE_URL', () => {
       },
     });
     expect(r.calls.length).toBeGreaterThanOrEqual(4);
-    // Each call's webhook: attempt 1 refused (503) by the receiver before the first process exited,
-    // attempt 2 delivered (200) by the next instance.
-    expect(afterExit!.received).toBe(r.calls.length);
+    // Each call's webhook: attempt 1 refused (503) by the receiver before the first process exited
+    // (on a slow machine the exiting process may have retried, refused again, within its last
+    // seconds), then delivered (200) exactly once, by the next instance.
+    expect(afterExit!.received).toBeGreaterThanOrEqual(r.calls.length);
     for (const c of r.calls) {
-      expect(afterExit!.attempts.filter((a) => a.call_id === c.id).map((a) => [a.attempt, a.status_code])).toEqual([
-        [1, 503],
-        [2, 200],
-      ]);
+      const attempts = afterExit!.attempts.filter((a) => a.call_id === c.id).map((a) => [a.attempt, a.status_code]);
+      expect(attempts[0], JSON.stringify(attempts)).toEqual([1, 503]);
+      expect(attempts.at(-1)![1], JSON.stringify(attempts)).toBe(200);
+      expect(attempts.filter(([, status]) => status === 200), JSON.stringify(attempts)).toHaveLength(1);
+      expect(attempts.slice(0, -1).every(([, status]) => status === 503), JSON.stringify(attempts)).toBe(true);
     }
   }, 240_000);
 
