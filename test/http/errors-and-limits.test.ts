@@ -35,12 +35,30 @@ describe('unexpected failures', () => {
   it('answer 500 {message: "Server Error"} without internals', async () => {
     const t = await startTestService();
     const alice = await t.createUser();
+    const pool = t.service.ctx.database.pool;
     try {
-      // A fresh token is not cached, so the lookup needs the database, which is gone.
-      await t.service.ctx.database.pool.end();
+      // A fresh token is not cached, so the lookup needs the users table, which is not where the
+      // code expects it: an error of ours, not an outage.
+      await pool.query('ALTER TABLE users RENAME TO users_moved_by_test');
       const res = await t.client(alice.token).get('/api/user/me');
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ message: 'Server Error' });
+      expect(JSON.stringify(res.body)).not.toContain('users_moved_by_test');
+    } finally {
+      await pool.query('ALTER TABLE users_moved_by_test RENAME TO users').catch(() => undefined);
+      await t.close().catch(() => undefined);
+    }
+  });
+
+  it('a database that is gone: 503 with Retry-After (not 500), and /ready 503', async () => {
+    const t = await startTestService();
+    const alice = await t.createUser();
+    try {
+      await t.service.ctx.database.pool.end();
+      const res = await t.client(alice.token).get('/api/user/me');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ message: 'The database is unavailable; please try again in a moment.' });
+      expect(res.headers['retry-after']).toBe('5');
       const ready = await t.anonymous.get('/ready');
       expect(ready.status).toBe(503);
     } finally {

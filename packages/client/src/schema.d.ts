@@ -978,6 +978,7 @@ export interface paths {
                             [key: string]: unknown;
                         };
                         voice_id?: number | string;
+                        voice_mail_message?: string | null;
                         voice_similarity?: number;
                         voice_stability?: number;
                         wait_for_customer?: boolean;
@@ -1071,6 +1072,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 voice_id: number;
+                                /** @description extension: the message left on a voicemail box (null: none) */
+                                voice_mail_message: string | null;
                                 voice_similarity: string;
                                 voice_stability: string;
                                 wait_for_customer: boolean;
@@ -1207,6 +1210,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 voice_id: number;
+                                /** @description extension: the message left on a voicemail box (null: none) */
+                                voice_mail_message: string | null;
                                 voice_similarity: string;
                                 voice_stability: string;
                                 wait_for_customer: boolean;
@@ -1317,6 +1322,7 @@ export interface paths {
                             [key: string]: unknown;
                         };
                         voice_id?: number | string;
+                        voice_mail_message?: string | null;
                         voice_similarity?: number;
                         voice_stability?: number;
                         wait_for_customer?: boolean;
@@ -1524,6 +1530,8 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             voice_id: number;
+                            /** @description extension: the message left on a voicemail box (null: none) */
+                            voice_mail_message: string | null;
                             voice_similarity: string;
                             voice_stability: string;
                             wait_for_customer: boolean;
@@ -1980,6 +1988,8 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                                 voice_id: number;
+                                /** @description extension: the message left on a voicemail box (null: none) */
+                                voice_mail_message: string | null;
                                 voice_similarity: string;
                                 voice_stability: string;
                                 wait_for_customer: boolean;
@@ -2208,6 +2218,8 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                             voice_id: number;
+                            /** @description extension: the message left on a voicemail box (null: none) */
+                            voice_mail_message: string | null;
                             voice_similarity: string;
                             voice_stability: string;
                             wait_for_customer: boolean;
