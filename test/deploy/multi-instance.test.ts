@@ -117,12 +117,21 @@ describe.runIf(embedded)('three instances, one PostgreSQL, one killed', () => {
       900_000,
       500,
     );
-    // Sandbox calls here last tens of milliseconds: kill the moment the victim has some in flight.
+    // Sandbox calls here last tens of milliseconds, so on a quiet machine a call seen live a moment
+    // ago may be over when the signal lands. Freeze the victim first (SIGSTOP): what the database
+    // says then is what it holds at the SIGKILL. No calls in flight: let it run on and look again.
     await waitFor(
       'the victim to have calls in flight',
-      async () =>
-        (await query<{ live: number }>(`select count(*)::int as live from calls where owner_instance = $1 and status in ('initiated','ringing','in-progress')`, [victim.instanceId]))[0]
-          .live > 0,
+      async () => {
+        victim.child.kill('SIGSTOP');
+        const [{ live }] = await query<{ live: number }>(
+          `select count(*)::int as live from calls where owner_instance = $1 and status in ('initiated','ringing','in-progress')`,
+          [victim.instanceId],
+        );
+        if (live > 0) return true;
+        victim.child.kill('SIGCONT');
+        return false;
+      },
       60_000,
       10,
     );
