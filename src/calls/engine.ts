@@ -2,6 +2,8 @@
  * The call engine of one process (CallService): creates call records, runs each live call as
  * a CallSession on the carrier, persists every status transition, runs post-call processing
  * and writes the final record together with the call-finished event in one transaction.
+ * Its size (~400 lines) is the call's lifecycle in one place — place, claim, run, finish, shut
+ * down; the SQL (call-queries.ts), the final write (finalize.ts) and the session live beside it.
  */
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';

@@ -1,6 +1,7 @@
 /**
  * The one database schema of Switchboard. Every table lives here; migrations under
- * ./migrations are generated from it with `npm run db:generate` and checked in.
+ * ./migrations are generated from it with `npm run db:generate` and checked in. It is one
+ * file by design (drizzle-kit reads one schema; every table in one place), hence its length.
  *
  * Timestamps are `timestamptz(6)` read as strings (mode 'string') so that the microseconds
  * the spec shows survive the round trip; src/db/time.ts formats them for the API.

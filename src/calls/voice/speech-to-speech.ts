@@ -20,6 +20,10 @@
  *
  * Fillers are not spoken in this mode (docs/decisions.md): a filler would be a response of its
  * own, racing the tool's answer for the model's single active response.
+ *
+ * Over 400 lines for one reason: it is one stage by design (it replaces seven), and the
+ * Realtime protocol's events map onto frames in one switch; splitting that switch would scatter
+ * the per-turn state (current response, heard audio, pending tool calls) across files.
  */
 import { Resampler } from '../../audio/resample.js';
 import type { ChatMessage } from '../../providers/llm/types.js';
