@@ -28,6 +28,21 @@ export interface CallingWindow {
   endTime: string;
 }
 
+/** The calling window of a campaign row as read from the database (snake_case columns). */
+export function windowOf(c: {
+  timezone: string;
+  allowed_days: string[];
+  allowed_hours_start_time: string;
+  allowed_hours_end_time: string;
+}): CallingWindow {
+  return {
+    timezone: c.timezone,
+    allowedDays: Array.isArray(c.allowed_days) ? c.allowed_days : [],
+    startTime: c.allowed_hours_start_time,
+    endTime: c.allowed_hours_end_time,
+  };
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timezone: string): Intl.DateTimeFormat {
