@@ -21,7 +21,7 @@ import { loadConfig } from '../src/config.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { connect } from '../src/db/pool.js';
 import { jobQueueOptions } from '../src/service.js';
-import { DELIVER_QUEUE } from '../src/webhooks/delivery.js';
+import { DELIVER_QUEUE } from '../src/webhooks/messages.js';
 import { pruneWebhookDeliveries } from '../src/webhooks/retention.js';
 import { benchDatabase, printTable, type Row } from './lib.js';
 
@@ -79,7 +79,7 @@ export async function seed(url: string): Promise<{ old: number; pendingRows: num
       ORDER BY m, a`,
       [userId],
     );
-    // 1 % of the old messages wait for a fifth attempt (the job delivery.ts would have planned).
+    // 1 % of the old messages wait for a fifth attempt (the job record.ts would have planned).
     const pending = await c.query(`
       INSERT INTO pgboss.job (name, id, data, state, start_after)
       SELECT $1, substr(encode(sha256(convert_to('msg_bench_' || m || ':' || ${ATTEMPTS + 1}, 'UTF8')), 'hex'), 1, 32)::uuid,

@@ -2,11 +2,11 @@
  * One attempt of one webhook message: sign it (Standard Webhooks), POST it through the
  * outbound-request guard, and classify the answer — delivered, retry later, or stop for good
  * (410 Gone, a disabled webhook, a refused address). Recording the attempt is the caller's job
- * (src/webhooks/delivery.ts), so an attempt has no side effect on our database.
+ * (src/webhooks/record.ts), so an attempt has no side effect on our database.
  */
 import { Webhook } from 'standardwebhooks';
 import { BlockedTargetError, OutboundTimeoutError, outboundRequest } from '../lib/outbound.js';
-import type { MessageJob } from './delivery.js';
+import type { MessageJob } from './messages.js';
 import { currentUrl, type CallContext } from './payload.js';
 
 export interface AttemptOptions {

@@ -5,7 +5,8 @@
 import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
 import { whenCallJobsHandled } from '../calls/events.js';
-import { CALL_FINISHED_QUEUE, DELIVER_QUEUE, WebhookDelivery } from './delivery.js';
+import { CALL_FINISHED_QUEUE, WebhookDelivery } from './delivery.js';
+import { DELIVER_QUEUE } from './messages.js';
 
 /**
  * Shutdown: how long the webhooks of the calls this instance finished may take to go out

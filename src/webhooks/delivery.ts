@@ -1,58 +1,40 @@
 /**
- * Durable, signed, retried delivery of call results (spec 3.5, 6; CONTRACT §8).
+ * Durable, signed, retried delivery of call results (spec 3.5, 6; CONTRACT §8): the queue
+ * workers. This file plans the messages of finished calls and pumps the deliver queue.
  *
  * Flow: the call engine emits "call finished" (src/calls/events.ts) into our pg-boss queue
  * `webhooks-call-finished`. Its workers take events in batches, load the batch's calls in
  * one query, decide the targets, build each message's payload once, and insert one job per
- * message (attempt 1) on `webhooks-deliver` in one statement.
+ * message (attempt 1) on `webhooks-deliver` in one statement (src/webhooks/messages.ts).
  *
  * `webhooks-deliver` is worked by a pump, not by pg-boss's batch workers: it fetches jobs
  * while it has free slots (up to `maxInFlight` attempts at once) and every attempt runs on
  * its own, so a slow or hanging receiver (15 s timeout) holds one slot, never a batch of
- * other users' webhooks. Finished attempts are flushed in groups: one transaction writes
- * their `webhook_deliveries` rows, the answers to `calls.webhook_response`, the next attempt
- * of each failed message as a job with `startAfter` (WEBHOOK_RETRY_SCHEDULE), and completes
- * their jobs. A restart therefore loses nothing (an attempt whose flush did not commit is
- * made again: at-least-once), and the job ids of planned attempts derive from the message
- * id and attempt number, so a re-run cannot schedule a second copy.
+ * other users' webhooks. Finished attempts are flushed in groups (src/webhooks/record.ts): one
+ * transaction writes their `webhook_deliveries` rows, the answers to `calls.webhook_response`,
+ * the next attempt of each failed message as a job with `startAfter` (WEBHOOK_RETRY_SCHEDULE),
+ * and completes their jobs. A restart therefore loses nothing (an attempt whose flush did not
+ * commit is made again: at-least-once), and the job ids of planned attempts derive from the
+ * message id and attempt number, so a re-run cannot schedule a second copy.
  *
  * The assistant's switches are read at every attempt: disabling a webhook stops the
  * messages still waiting for a retry at once. The signing secret is read at every attempt
  * too, so after a rotation every later signature uses the new secret. One attempt (sign, send,
  * classify the answer) is src/webhooks/attempt.ts.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { AppContext } from '../context.js';
 import { executorOf, type CallFinished, type CallFinishedEvents, type SqlExecutor } from '../calls/events.js';
-import { attemptDelivery, type AttemptResult } from './attempt.js';
+import { attemptDelivery } from './attempt.js';
 import { loadCallContexts } from './calls.js';
 import type { RecordingLinks } from '../recordings/links.js';
 import { recordingLinksFor } from '../recordings/service.js';
-import { buildPayload, targetsFor, type CallContext, type WebhookKind } from './payload.js';
-import { inTransaction } from '../db/pool.js';
+import { targetsFor, type CallContext, type WebhookKind } from './payload.js';
+import { autoMessageId, DELIVER_QUEUE, enqueueAttempts, firstAttempts, randomMessageId, type MessageJob } from './messages.js';
+import { recordAttempts, type Finished } from './record.js';
 import { loopFailureLogger } from '../db/unavailable.js';
 
 export const CALL_FINISHED_QUEUE = 'webhooks-call-finished';
-export const DELIVER_QUEUE = 'webhooks-deliver';
-
-/** One attempt of one message, as a job on the deliver queue. */
-export interface MessageJob {
-  /** Standard Webhooks message id: the same for every attempt of one message. */
-  messageId: string;
-  callId: number;
-  userId: number;
-  kind: WebhookKind;
-  /** 1-based number of the attempt this job makes. */
-  attempt: number;
-  /** The URL of the previous attempt (for the log when the webhook has been switched off since). */
-  url: string;
-  /** The exact JSON body; fixed for the message so every attempt sends the same bytes. */
-  body: string;
-  /** Whether the receiver's answer goes to the call's webhook_response. */
-  storeResponse: boolean;
-}
-
 
 export interface DeliveryOptions {
   /** Timeout of one attempt (CONTRACT §8: 15 s). Tests shorten it. */
@@ -87,22 +69,6 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   maxResponseBytes: 64 * 1024,
   storedBodyChars: 4096,
 };
-
-/** A pg-boss job id (uuid) derived from a name, so the same planned job is never inserted twice. */
-export function jobIdFor(name: string): string {
-  const h = createHash('sha256').update(name).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
-
-/** The message id of a call's automatic webhook: stable, so a re-planned call reuses it. */
-export function autoMessageId(c: CallContext, kind: WebhookKind): string {
-  const h = createHash('sha256').update(`${c.callId}:${kind}:${c.createdAt}`).digest('base64url');
-  return `msg_${h.slice(0, 27)}`;
-}
-
-function randomMessageId(): string {
-  return `msg_${randomBytes(20).toString('base64url').slice(0, 27)}`;
-}
 
 export class WebhookDelivery {
   readonly options: DeliveryOptions;
@@ -199,20 +165,8 @@ export class WebhookDelivery {
       jobs.push(...firstAttempts(call, targetsFor(call), (kind) => autoMessageId(call, kind)));
     }
     if (jobs.length === 0) return;
-    await this.enqueue(jobs, this.executor);
+    await enqueueAttempts(this.boss, jobs, this.executor);
     this.wake();
-  }
-
-  private async enqueue(jobs: MessageJob[], db: SqlExecutor, startAfter?: (j: MessageJob) => string): Promise<void> {
-    await this.boss.insert(
-      jobs.map((data) => ({
-        id: jobIdFor(`${data.messageId}:${data.attempt}`),
-        name: DELIVER_QUEUE,
-        data,
-        ...(startAfter ? { startAfter: startAfter(data) } : {}),
-      })),
-      { db } as PgBoss.InsertOptions,
-    );
   }
 
   /** Takes jobs while there are free slots; each attempt then runs on its own. */
@@ -308,7 +262,8 @@ export class WebhookDelivery {
       this.finished = [];
       if (group.length === 0) return;
       try {
-        await this.record(group);
+        const delays = await recordAttempts(this.ctx, this.boss, group);
+        for (const d of delays) this.wakeAfter(d * 1000);
       } catch (err) {
         this.ctx.log.error({ err }, 'recording webhook attempts failed; the jobs are retried');
         await this.boss.fail(DELIVER_QUEUE, group.map((f) => f.jobId)).catch(() => undefined);
@@ -319,113 +274,16 @@ export class WebhookDelivery {
   }
 
   /**
-   * Records a group of finished attempts in one transaction: log rows, the receivers'
-   * answers, the next attempts of failed messages, and the completion of their jobs. Either
-   * all of it commits or none (and pg-boss hands the jobs out again).
-   */
-  private async record(group: Finished[]): Promise<void> {
-    const schedule = this.ctx.config.WEBHOOK_RETRY_SCHEDULE;
-    const rows: Record<string, unknown>[] = [];
-    // The last answer per call in this group wins (attempts of one call rarely share a group).
-    const answers = new Map<number, Record<string, unknown>>();
-    const next: MessageJob[] = [];
-    const delays = new Map<string, number>();
-    for (const { msg, result: r } of group) {
-      if (!r) continue;
-      rows.push({
-        call_id: msg.callId,
-        user_id: msg.userId,
-        message_id: msg.messageId,
-        kind: msg.kind,
-        url: r.url,
-        attempt: msg.attempt,
-        status_code: r.statusCode,
-        duration_ms: r.durationMs,
-        error: r.error,
-        created_at: r.startedAt.toISOString(),
-      });
-      if (msg.storeResponse && r.response) answers.set(msg.callId, r.response);
-      if (r.outcome === 'retry' && msg.attempt <= schedule.length) {
-        const n = { ...msg, attempt: msg.attempt + 1, url: r.url };
-        next.push(n);
-        delays.set(n.messageId, schedule[msg.attempt - 1]);
-      }
-    }
-
-    await inTransaction(this.ctx.database.pool, async (client) => {
-      if (rows.length > 0) {
-        await client.query(
-          `INSERT INTO webhook_deliveries (call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at)
-           SELECT call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at
-           FROM json_to_recordset($1::json) AS x(call_id int, user_id int, message_id text, kind text, url text, attempt int,
-             status_code int, duration_ms int, error text, created_at timestamptz)`,
-          [JSON.stringify(rows)],
-        );
-      }
-      if (answers.size > 0) {
-        await client.query(
-          `UPDATE calls SET webhook_response = x.response
-           FROM json_to_recordset($1::json) AS x(id int, response jsonb) WHERE calls.id = x.id`,
-          [JSON.stringify([...answers].map(([id, response]) => ({ id, response })))],
-        );
-      }
-      const executor = executorOf(client);
-      if (next.length > 0) await this.enqueue(next, executor, (j) => String(delays.get(j.messageId)));
-      await this.boss.complete(DELIVER_QUEUE, group.map((f) => f.jobId), { db: executor } as PgBoss.ConnectionOptions);
-    });
-    for (const n of next) this.wakeAfter(delays.get(n.messageId)! * 1000);
-    const metrics = this.ctx.services.metrics;
-    if (metrics) {
-      for (const { msg, result: r } of group) {
-        if (!r) continue;
-        if (r.outcome === 'delivered') metrics.webhookAttempt('delivered');
-        else if (r.outcome === 'stop') metrics.webhookAttempt('stopped');
-        else metrics.webhookAttempt(msg.attempt <= schedule.length ? 'retry' : 'gave_up');
-      }
-    }
-  }
-
-  /**
    * Sends a finished call's webhooks again, as new messages, by hand. Checked by the caller:
    * the call is the user's. Returns the messages queued (empty when no webhook is configured).
    */
   async resend(call: CallContext): Promise<{ message_id: string; kind: WebhookKind; url: string }[]> {
     const jobs = firstAttempts(call, targetsFor(call, { manual: true }), () => randomMessageId());
     if (jobs.length === 0) return [];
-    await this.enqueue(jobs, this.executor);
+    await enqueueAttempts(this.boss, jobs, this.executor);
     this.wake();
     return jobs.map((j) => ({ message_id: j.messageId, kind: j.kind, url: j.url }));
   }
-}
-
-/**
- * The first attempt of each webhook a call sends, one payload for all. The post-call
- * receiver's answer is the one stored when both webhooks go out (it comes first).
- */
-function firstAttempts(
-  call: CallContext,
-  targets: ReturnType<typeof targetsFor>,
-  messageIdOf: (kind: WebhookKind) => string,
-): MessageJob[] {
-  if (targets.length === 0) return [];
-  const body = JSON.stringify(buildPayload(call));
-  return targets.map((t, i) => ({
-    messageId: messageIdOf(t.kind),
-    callId: call.callId,
-    userId: call.userId,
-    kind: t.kind,
-    attempt: 1,
-    url: t.url,
-    body,
-    storeResponse: i === 0,
-  }));
-}
-
-/** A finished attempt waiting to be recorded; `result` null = nothing to send (call deleted). */
-interface Finished {
-  jobId: string;
-  msg: MessageJob;
-  result: AttemptResult | null;
 }
 
 declare module '../context.js' {

@@ -12,7 +12,7 @@
 import type pg from 'pg';
 import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
-import { DELIVER_QUEUE } from './delivery.js';
+import { DELIVER_QUEUE } from './messages.js';
 
 /** Advisory lock held by the instance pruning right now (see src/service.ts for 727_002). */
 const RETENTION_LOCK = 727_003;
@@ -37,7 +37,7 @@ export interface PruneOptions {
  * those of finished messages are deleted; each message of the batch is looked at once (its
  * newest attempt, through the call's index; the CTEs are materialised so that its next job's
  * id is hashed once, not once per pending job). A message is pending when the job of its next
- * attempt (id derived as in delivery.ts `jobIdFor(messageId:attempt)`: the first 32 hex digits
+ * attempt (id derived as in messages.ts `jobIdFor(messageId:attempt)`: the first 32 hex digits
  * of a SHA-256) is created, waiting for a retry or active.
  */
 const PRUNE_BATCH = `

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { jobQueueOptions } from '../../src/service.js';
-import { CALL_FINISHED_QUEUE, DELIVER_QUEUE } from '../../src/webhooks/delivery.js';
+import { CALL_FINISHED_QUEUE } from '../../src/webhooks/delivery.js';
+import { DELIVER_QUEUE } from '../../src/webhooks/messages.js';
 import { webhookDeliveryPart } from '../../src/webhooks/background.js';
 import { startTestService, type TestService } from '../support/service.js';
 

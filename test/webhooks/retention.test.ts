@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveryPart } from '../../src/webhooks/background.js';
-import { DELIVER_QUEUE, jobIdFor } from '../../src/webhooks/delivery.js';
+import { DELIVER_QUEUE, jobIdFor } from '../../src/webhooks/messages.js';
 import { pruneWebhookDeliveries, webhookRetentionPart } from '../../src/webhooks/retention.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { createTestDatabase, dropTestDatabase, startTestService, type TestService } from '../support/service.js';
