@@ -1,9 +1,10 @@
 /**
  * The one redaction list of the logs (issue 15): what must never reach a log line, wherever
  * it sits in it — secret-bearing fields (header values, tokens, secrets, keys, passwords) by
- * their name at any depth, and in every text: the userinfo and query string of URLs, e-mail
- * addresses, E.164 phone numbers, our API tokens (`sb_…`), webhook secrets (`whsec_…`),
- * bearer/basic credentials and SHA-256 hex digests (token hashes).
+ * their name at any depth, phone numbers in fields named for them (any format), and in every
+ * text: the userinfo and query string of URLs, e-mail addresses, international phone numbers
+ * (`+…`, digit groups allowed), our API tokens (`sb_…` as minted), webhook secrets
+ * (`whsec_…`), bearer/basic credentials and SHA-256 hex digests (token hashes).
  *
  * For LOGS only: API responses carry e-mail addresses and phone numbers legitimately, and
  * nothing here touches them. src/logger.ts applies it to every finished log line (pino's
@@ -31,8 +32,12 @@ export const SECRET_FIELDS: readonly string[] = [
   'apikey',
   'signature',
   'credentials',
-  // Personal data kept out of logs by field (its text is masked anyway).
+  // Personal data kept out of logs by field: what was said on a call (its text is masked
+  // anyway; code logs the length of such text, never the words — docs/decisions.md).
   'transcript',
+  'text',
+  'caller-text',
+  'heard-text',
 ];
 export const SECRET_SUFFIXES: readonly string[] = ['-token', '-secret', '-key', '-password', 'token', 'secret', 'apikey'];
 
@@ -42,19 +47,91 @@ function normalisedField(name: string): string {
   return name.toLowerCase().replace(/_/g, '-');
 }
 
-/** True when a field of this name holds a secret (its value is never logged). */
-export function isSecretField(name: string): boolean {
-  let known = fieldVerdicts.get(name);
+/**
+ * Field names whose values are phone numbers, by the words of the name (camelCase, `_` and
+ * `-` split): `phone`, `phone_number`, `clientPhoneNumber`, `phone_numbers`, `msisdn` —
+ * masked whatever the value looks like (national formats, no `+`, a number). A name that
+ * ends in another word is about something else (`phoneNumberId`, `phone_count`) and stays.
+ */
+function namesPhoneNumber(words: readonly string[]): boolean {
+  if (words.includes('msisdn')) return true;
+  const last = words.at(-1) ?? '';
+  return words.some((w) => w === 'phone' || w === 'phones') && ['phone', 'phones', 'number', 'numbers'].includes(last);
+}
+
+/**
+ * Field names that hold a phone number often but not always (Twilio's `To`/`From`/`Caller`,
+ * our `to`, a call status transition's `from`/`to`): masked only when the value looks like a
+ * phone number in some format (see `looksLikePhoneNumber`). Compared lower-case without `-`/`_`.
+ */
+const MAYBE_PHONE_FIELDS: readonly string[] = [
+  'to',
+  'from',
+  'number',
+  'caller',
+  'called',
+  'callee',
+  'callerid',
+  'fromnumber',
+  'tonumber',
+  'callernumber',
+  'callednumber',
+  'forwardedfrom',
+  'destination',
+  'transferto',
+];
+
+export const PHONE_MASK = '[phone]';
+
+type FieldKind = 'secret' | 'phone' | 'maybe-phone' | 'plain';
+
+function kindOfField(name: string): FieldKind {
+  const n = normalisedField(name);
+  if (SECRET_FIELDS.includes(n) || SECRET_SUFFIXES.some((s) => n.endsWith(s))) return 'secret';
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[\s_-]+/);
+  if (namesPhoneNumber(words)) return 'phone';
+  if (MAYBE_PHONE_FIELDS.includes(n.replace(/-/g, ''))) return 'maybe-phone';
+  return 'plain';
+}
+
+function fieldKind(name: string): FieldKind {
+  let known = fieldKinds.get(name);
   if (known === undefined) {
-    const n = normalisedField(name);
-    known = SECRET_FIELDS.includes(n) || SECRET_SUFFIXES.some((s) => n.endsWith(s));
+    known = kindOfField(name);
     // Log lines reuse a small set of field names; the cache stays bounded all the same.
-    if (fieldVerdicts.size >= 2000) fieldVerdicts.clear();
-    fieldVerdicts.set(name, known);
+    if (fieldKinds.size >= 2000) fieldKinds.clear();
+    fieldKinds.set(name, known);
   }
   return known;
 }
-const fieldVerdicts = new Map<string, boolean>();
+const fieldKinds = new Map<string, FieldKind>();
+
+/** True when a field of this name holds a secret (its value is never logged). */
+export function isSecretField(name: string): boolean {
+  return fieldKind(name) === 'secret';
+}
+
+/** True when a field of this name holds a phone number (its value is masked whatever its format). */
+export function isPhoneField(name: string): boolean {
+  return fieldKind(name) === 'phone';
+}
+
+/**
+ * A phone number in some format: 6 to 15 digits, optionally after `+`, with the usual
+ * separators (spaces, `-`, `.`, `/`, parentheses) between them, or a `tel:` URI of one.
+ * Call statuses, ids with letters, dates and times, and short counts are not.
+ */
+export function looksLikePhoneNumber(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 100_000 && value < 1e15;
+  if (typeof value !== 'string') return false;
+  const bare = value.trim().replace(/^tel:/i, '');
+  if (!/^\+?[\d\s().\/-]+$/.test(bare) || /^\d{4}-\d{2}-\d{2}$/.test(bare)) return false;
+  const digits = bare.replace(/\D/g, '');
+  return digits.length >= 6 && digits.length <= 15;
+}
 
 /** pino `redact` paths from the list: the fields at the top, one level down, and in headers. */
 export function redactPaths(): string[] {
@@ -68,21 +145,48 @@ export function redactPaths(): string[] {
 }
 
 /** Text rules, in order: URLs first (so `user:pass@host` is not taken for an e-mail address). */
-const TEXT_RULES: [RegExp, string][] = [
+const URL_RULES: [RegExp, string][] = [
   // Userinfo of any URL: scheme://user:password@host → scheme://host.
   [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1'],
   // Query strings and fragments of absolute URLs.
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]+)[?#][^\s"'<>]*/gi, '$1'],
   // Query strings of paths (request lines, "Route GET:/x?y not found").
   [/((?:^|[\s"'(=:,])\/[^\s?#"'<>]*)\?[^\s"'<>]*/g, '$1'],
+];
+const TEXT_RULES: [RegExp, string | ((match: string) => string)][] = [
+  ...URL_RULES,
   [/\bwhsec_[A-Za-z0-9+/=_-]+/g, `whsec_${REDACTED}`],
-  [/\bsb_[A-Za-z0-9_-]{8,}/g, `sb_${REDACTED}`],
+  // API tokens as src/accounts/tokens.ts mints them: `sb_` and 43 base64url characters (32
+  // random bytes), admin tokens `sb_admin_` and the same. Internal names that also start with
+  // `sb_` (LISTEN channels, prepared statements: `sb_call_answered_by`) are shorter and stay.
+  [/\bsb_[A-Za-z0-9_-]{43,}/g, `sb_${REDACTED}`],
   [/\bsk-[A-Za-z0-9_-]{12,}/g, `sk-${REDACTED}`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   [/(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/gi, REDACTED],
   [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, '[email]'],
-  [/(?<![\w+])\+[1-9]\d{6,14}(?!\d)/g, '[phone]'],
+  // International numbers: `+` and 7-15 digits, in groups or not (`+49 30 1234-5678`,
+  // `+1 (415) 555-0123`). National formats in free text are left alone: without the `+` they
+  // cannot be told from ids, amounts and times (fields named for phone numbers are masked).
+  [/(?<![\w+])\+[1-9]\d*(?:(?:[ .-]|[ .-]?\(\d+\)[ .-]?)\d+)*(?!\d)/g, maskPhoneGroups],
 ];
+
+/**
+ * A `+` and digit groups as matched: the longest leading run of groups with at most 15 digits
+ * is the number (masked when it has 7 or more); what follows it (`+4915112345678 1234 times`)
+ * is other text and stays.
+ */
+function maskPhoneGroups(match: string): string {
+  const groups = match.match(/\D*\d+/g) ?? [];
+  let digits = 0;
+  let length = 0;
+  for (const group of groups) {
+    const more = group.replace(/\D/g, '').length;
+    if (digits + more > 15) break;
+    digits += more;
+    length += group.length;
+  }
+  return digits >= 7 ? PHONE_MASK + match.slice(length) : match;
+}
 
 /** Cheap first look: a text without any of these needs no rule (most log strings). */
 const MAY_NEED_REDACTION = /[@+?#]|:\/\/|whsec_|sb_|sk-|bearer|basic|[0-9a-f]{64}/i;
@@ -91,16 +195,19 @@ const MAY_NEED_REDACTION = /[@+?#]|:\/\/|whsec_|sb_|sk-|bearer|basic|[0-9a-f]{64
 export function redactText(text: string): string {
   if (!MAY_NEED_REDACTION.test(text)) return text;
   let out = text;
-  for (const [re, replacement] of TEXT_RULES) out = out.replace(re, replacement);
+  for (const [re, replacement] of TEXT_RULES) out = typeof replacement === 'string' ? out.replace(re, replacement) : out.replace(re, replacement);
   return out;
 }
 
 /** Userinfo and query strings out of every URL in a text; the path stays. */
 export function scrubUrls(text: string): string {
-  return TEXT_RULES.slice(0, 3).reduce((out, [re, replacement]) => out.replace(re, replacement), text);
+  return URL_RULES.reduce((out, [re, replacement]) => out.replace(re, replacement), text);
 }
 
-/** A value as it may be logged: secret fields redacted, every string redacted (bounded depth). */
+/**
+ * A value as it may be logged: secret fields redacted, phone fields masked, every string
+ * redacted (bounded depth).
+ */
 export function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
@@ -108,9 +215,18 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretField(k) && v !== null && typeof v !== 'number' && typeof v !== 'boolean' ? REDACTED : redactValue(v, depth + 1);
+    const kind = fieldKind(k);
+    if (kind === 'secret' && v !== null && typeof v !== 'number' && typeof v !== 'boolean') out[k] = REDACTED;
+    else if (kind === 'phone') out[k] = Array.isArray(v) ? v.map(maskPhoneValue) : maskPhoneValue(v);
+    else if (kind === 'maybe-phone' && looksLikePhoneNumber(v)) out[k] = PHONE_MASK;
+    else out[k] = redactValue(v, depth + 1);
   }
   return out;
+}
+
+/** A value of a phone field: any number or text is the phone number; anything else is redacted as usual. */
+function maskPhoneValue(value: unknown): unknown {
+  return typeof value === 'number' || (typeof value === 'string' && value !== '') ? PHONE_MASK : redactValue(value, 1);
 }
 
 /**

@@ -1,6 +1,12 @@
 /** The redaction list of the logs (src/lib/redact.ts), rule by rule. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSecretField, redactLogLine, redactPaths, redactText, redactValue } from '../../src/lib/redact.js';
+import { newAdminToken } from '../../src/accounts/admin-token.js';
+import { newToken } from '../../src/accounts/tokens.js';
+import { isPhoneField, isSecretField, looksLikePhoneNumber, redactLogLine, redactPaths, redactText, redactValue } from '../../src/lib/redact.js';
+
+/** A token as src/accounts/tokens.ts mints it, from given bytes (`sb_` + 32 bytes base64url). */
+const tokenOf = (bytes: Uint8Array) => `sb_${Buffer.from(bytes).toString('base64url')}`;
 
 describe('redactText', () => {
   it.each([
@@ -12,8 +18,11 @@ describe('redactText', () => {
     ['/api/user/calls?status=completed', '/api/user/calls'],
     ['mail ada.lovelace+x@example.co.uk now', 'mail [email] now'],
     ['call +4915112345678 or +14155550123.', 'call [phone] or [phone].'],
+    ['call +49 30 1234-5678 or +1 (415) 555-0123, now', 'call [phone] or [phone], now'],
+    ['+4915112345678 1234 times', '[phone] 1234 times'],
     ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw signs', 'whsec_[redacted] signs'],
-    ['token sb_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcd', 'token sb_[redacted]'],
+    ['token sb_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde', 'token sb_[redacted]'],
+    ['admin sb_admin_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde.', 'admin sb_[redacted].'],
     ['Authorization: Bearer abc.def-ghi', 'Authorization: Bearer [redacted]'],
     ['key sk-proj-abcdefghijklmnop1234', 'key sk-[redacted]'],
     [`hash ${'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'}`, 'hash [redacted]'],
@@ -29,11 +38,98 @@ describe('redactText', () => {
       '2026-11-24T21:05:40.123Z',
       'pg-boss@10.4.2 at node_modules/.pnpm/pino@10.4.0/x.js:1:2',
       'a retry in +300 s',
+      'offset +01:00, +1 more, version +1.2.3',
       'is this right?',
+      // Internal names that start like our tokens: LISTEN channels, prepared statements.
+      'LISTEN failed {"channel":"sb_call_answered_by"}',
+      'prepared statement sb_calls_claim_load, sb_call_transition_12 and sb_calls_ready',
       'http://127.0.0.1:8080/health',
     ]) {
       expect(redactText(text)).toBe(text);
     }
+  });
+});
+
+describe('API tokens and internal sb_ names (property)', () => {
+  it('a token of any 32 bytes, anywhere in a text, never survives; an admin token neither', () => {
+    const around = fc.constantFrom(' ', '"', '=', ':', '(', '\n', ',', '');
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), around, around, fc.string({ maxLength: 20 }), (bytes, admin, before, after, prose) => {
+        const token = admin ? `sb_admin_${tokenOf(bytes).slice(3)}` : tokenOf(bytes);
+        const out = redactText(`${prose} Bearer${before === '' ? ' ' : before}${token}${after}${prose}`);
+        expect(out).not.toContain(token.slice(admin ? 9 : 3));
+      }),
+      { numRuns: 500 },
+    );
+    for (const token of [newToken(), newAdminToken()]) expect(redactText(`token ${token}`)).toBe('token sb_[redacted]');
+  });
+
+  it('channel and statement names made of words (sb_calls_ready, sb_call_answered_by) survive', () => {
+    const word = fc.stringMatching(/^[a-z][a-z0-9]{0,9}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), (words) => {
+        const name = `sb_${words.join('_')}`;
+        expect(redactText(`LISTEN ${name} failed`)).toBe(`LISTEN ${name} failed`);
+        expect(redactLogLine(JSON.stringify({ channel: name, msg: 'LISTEN failed' }))).toBe(`${JSON.stringify({ channel: name, msg: 'LISTEN failed' })}\n`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('phone numbers in fields named for them', () => {
+  it('masks phone fields whatever the format, numbers included', () => {
+    const out = redactValue({
+      phone: '4930123456',
+      phone_number: '030 1234567',
+      clientPhoneNumber: 4915112345678,
+      phoneNumbers: ['(0)30-123 456', '+4930123456'],
+      msisdn: '4915112345678',
+      nested: { PhoneNumber: '0151/12345678' },
+    });
+    expect(out).toEqual({
+      phone: '[phone]',
+      phone_number: '[phone]',
+      clientPhoneNumber: '[phone]',
+      phoneNumbers: ['[phone]', '[phone]'],
+      msisdn: '[phone]',
+      nested: { PhoneNumber: '[phone]' },
+    });
+  });
+
+  it('masks to/from/number/caller fields when their value is a phone number in any format', () => {
+    expect(redactValue({ to: '4930123456', from: '030 123 4567', From: 'tel:+4930123456', Caller: '(415) 555-0123', number: 4930123456, callerId: '0049 30 123456' })).toEqual({
+      to: '[phone]',
+      from: '[phone]',
+      From: '[phone]',
+      Caller: '[phone]',
+      number: '[phone]',
+      callerId: '[phone]',
+    });
+  });
+
+  it('keeps to/from that are not phone numbers, and fields that only mention phones', () => {
+    const kept = {
+      from: 'ringing',
+      to: 'in_progress',
+      number: 3,
+      caller: 'client:alice',
+      to_date: '2026-11-24',
+      fromDate: '2026-11-24',
+      phoneNumberId: 12,
+      phone_count: 2,
+      microphone: 'granted',
+      sequenceNumber: '123456',
+      status: '4930123456',
+    };
+    expect(redactValue(kept)).toEqual(kept);
+  });
+
+  it('knows phone field names and phone-number values', () => {
+    for (const name of ['phone', 'phone_number', 'phoneNumber', 'client_phone_number', 'PhoneNumbers', 'msisdn']) expect(isPhoneField(name), name).toBe(true);
+    for (const name of ['phoneNumberId', 'phone_count', 'microphone', 'to', 'number', 'callId']) expect(isPhoneField(name), name).toBe(false);
+    for (const value of ['4930123456', '+49 (30) 123-456', '0151/12345678', 'tel:+4930123456', 123456]) expect(looksLikePhoneNumber(value), String(value)).toBe(true);
+    for (const value of ['ringing', '12345', '2026-11-24', '12:30', '1234567890123456', 42, 'CA123456789', '']) expect(looksLikePhoneNumber(value), String(value)).toBe(false);
   });
 });
 
@@ -43,11 +139,14 @@ describe('redactValue and field names', () => {
       headers: { Authorization: 'Bearer x', 'X-Twilio-Signature': 'sig', 'content-type': 'application/json' },
       nested: { deeper: { auth_token: 'tok', webhookSecret: 'whsec_x', s3_secret_access_key: 'k', max_tokens: 5 } },
       note: 'ada@example.com',
+      said: { text: 'my PIN is 1234', chars: 14 },
     });
     expect(out).toEqual({
       headers: { Authorization: '[redacted]', 'X-Twilio-Signature': '[redacted]', 'content-type': 'application/json' },
       nested: { deeper: { auth_token: '[redacted]', webhookSecret: '[redacted]', s3_secret_access_key: '[redacted]', max_tokens: 5 } },
       note: '[email]',
+      // What was said on a call is personal data: a field named `text` never reaches a log.
+      said: { text: '[redacted]', chars: 14 },
     });
   });
 

@@ -119,7 +119,8 @@ export class TurnTakingStage implements Stage {
     const ctx = this.ctx!;
     if (text === '') return;
     if (this.options.floor.assistantSpeaking) {
-      ctx.log.debug({ text }, 'caller spoke over the assistant without interrupting; not a new turn');
+      // The words are the caller's personal data (the call's transcript has them): the length only.
+      ctx.log.debug({ chars: text.length }, 'caller spoke over the assistant without interrupting; not a new turn');
       return;
     }
     this.push({ kind: 'end-of-turn', turn: ctx.turns.current, text, endOfSpeechAt, at });

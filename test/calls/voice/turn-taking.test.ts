@@ -79,7 +79,7 @@ describe('VadStage', () => {
   });
 });
 
-function turnPipeline(endpointType: EndpointType, opts: { allow?: boolean; minWords?: number } = {}) {
+function turnPipeline(endpointType: EndpointType, opts: { allow?: boolean; minWords?: number; log?: pino.Logger } = {}) {
   const clock = new FakeClock();
   const floor = new Floor();
   let finalizes = 0;
@@ -88,7 +88,7 @@ function turnPipeline(endpointType: EndpointType, opts: { allow?: boolean; minWo
       new InterruptionStage({ allowInterruptions: opts.allow ?? true, minInterruptWords: opts.minWords ?? 0, floor }),
       new TurnTakingStage({ endpointType, endpointMs: 700, floor, clock, finalize: () => finalizes++ }),
     ],
-    { clock, log },
+    { clock, log: opts.log ?? log },
   );
   const out: Frame[] = [];
   p.onOutput((f) => out.push(f));
@@ -155,7 +155,7 @@ describe('end of turn', () => {
 });
 
 describe('barge-in', () => {
-  function speakingAssistant(opts: { allow?: boolean; minWords?: number }) {
+  function speakingAssistant(opts: { allow?: boolean; minWords?: number; log?: pino.Logger }) {
     const t = turnPipeline('ai', opts);
     const turn = t.p.turns.begin();
     t.floor.assistantTakes(turn);
@@ -196,5 +196,16 @@ describe('barge-in', () => {
     transcript('stop stop stop please stop talking', true, true);
     expect(p.turns.isCancelled(turn)).toBe(false);
     expect(out.some((f) => f.kind === 'cancel' || f.kind === 'end-of-turn')).toBe(false);
+  });
+
+  it("words said over the assistant are logged by their length, never as words (personal data), even at trace level", () => {
+    const lines: string[] = [];
+    const traceLog = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
+    const { p, turn, transcript } = speakingAssistant({ minWords: 2, log: traceLog });
+    p.push({ kind: 'speech-started', turn, at: 10, probability: 0.8 });
+    transcript('mhm', true, true);
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg?.startsWith('caller spoke over the assistant'));
+    expect(logged).toMatchObject({ chars: 3 });
+    expect(lines.join('')).not.toContain('mhm');
   });
 });
