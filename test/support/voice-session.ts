@@ -1,10 +1,11 @@
 /**
  * Defaults for building a call session on an audio leg in tests: the assistant's voice row
- * (the OpenAI speech double's `alloy`, middle sensitivities, VAD endpointing) and the session's
- * settings (a booking assistant with a greeting). Each test overrides only what it is about, so
- * what a test changes stands out.
+ * (the OpenAI speech double's `alloy`, middle sensitivities, VAD endpointing), the session's
+ * settings (a booking assistant with a greeting) and a mid-call tool asking a local endpoint for
+ * free slots. Each test overrides only what it is about, so what a test changes stands out.
  */
 import type { SessionSettings } from '../../src/calls/session.js';
+import type { MidCallTool } from '../../src/calls/tool-runner.js';
 import type { AssistantVoiceRow } from '../../src/calls/voice/factory.js';
 
 export function voiceRow(overrides: Partial<AssistantVoiceRow> = {}): AssistantVoiceRow {
@@ -40,5 +41,19 @@ export function sessionSettings(overrides: Partial<SessionSettings> = {}): Sessi
     endCallDescription: null,
     variables: {},
     ...overrides,
+  };
+}
+
+/** The mid-call tool `free_slots` (a `day` argument), posting to `endpoint` (a local receiver in tests). */
+export function freeSlotsTool(endpoint: string): MidCallTool {
+  return {
+    id: 7,
+    name: 'free_slots',
+    description: 'Free appointment slots of a day',
+    endpoint,
+    method: 'POST',
+    timeout: 5,
+    headers: [],
+    schema: [{ name: 'day', type: 'string', description: 'the day' }],
   };
 }

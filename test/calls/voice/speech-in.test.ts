@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { ToolRunner, toolFunction, type MidCallTool } from '../../../src/calls/tool-runner.js';
+import { ToolRunner, toolFunction } from '../../../src/calls/tool-runner.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
 import { endpointRule } from '../../../src/calls/voice/sensitivity.js';
@@ -27,6 +27,7 @@ import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 import { speechLike } from '../../support/doubles/clips.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
+import { freeSlotsTool } from '../../support/voice-session.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 8000;
@@ -44,24 +45,13 @@ afterAll(async () => {
   await endpoint.close();
 });
 
-const TOOL: MidCallTool = {
-  id: 7,
-  name: 'free_slots',
-  description: 'Free appointment slots of a day',
-  endpoint: '',
-  method: 'POST',
-  timeout: 5,
-  headers: [],
-  schema: [{ name: 'day', type: 'string', description: 'the day' }],
-};
-
 function call(settings: Partial<TurnTakingSettings>, vad: VadModel = new EnergyVad(RATE)) {
   const media = new SandboxMedia(RATE, systemClock);
   const recorder = new MemoryTurnRecorder();
   const messages: ChatMessage[] = [{ role: 'system', content: 'You book appointments.' }];
   const frames: Frame[] = [];
   const lines: TranscriptLine[] = [];
-  const tools = [{ ...TOOL, endpoint: `${endpoint.url}/free` }];
+  const tools = [freeSlotsTool(`${endpoint.url}/free`)];
   const turnTaking: TurnTakingSettings = { endpointType: 'vad', endpointSensitivity: 2.5, interruptSensitivity: 2.5, allowInterruptions: true, minInterruptWords: 0, ...settings };
   const rule = endpointRule(turnTaking.endpointSensitivity);
   const vc = new VoiceCall({

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import type { ToolCallRecord } from '../../../src/calls/session-types.js';
-import { ToolRunner, toolFunction, type MidCallTool } from '../../../src/calls/tool-runner.js';
+import { ToolRunner, toolFunction } from '../../../src/calls/tool-runner.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
 import { MULTIMODAL_FALLBACK_NOTE, voiceFactory, type AssistantVoiceRow } from '../../../src/calls/voice/factory.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
@@ -31,6 +31,7 @@ import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 import { fixture } from '../../support/audio-fixtures.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
+import { freeSlotsTool, sessionSettings, voiceRow } from '../../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const PROMPT = 'You are the receptionist of a dental practice.';
@@ -56,32 +57,7 @@ afterAll(async () => {
   await endpoint.close();
 });
 
-const TOOL: MidCallTool = {
-  id: 7,
-  name: 'free_slots',
-  description: 'Free appointment slots of a day',
-  endpoint: '',
-  method: 'POST',
-  timeout: 5,
-  headers: [],
-  schema: [{ name: 'day', type: 'string', description: 'the day' }],
-};
-
-const ROW: AssistantVoiceRow = {
-  mode: 'multimodal',
-  voiceProvider: 'openai',
-  providerVoiceId: 'shimmer',
-  languageIso2: 'en',
-  voiceStability: '0.7',
-  voiceSimilarity: '0.5',
-  speechSpeed: '1',
-  endpointSensitivity: '2.5',
-  endpointType: 'vad',
-  interruptSensitivity: '2.5',
-  allowInterruptions: true,
-  minInterruptWords: 0,
-  noiseCancellation: false,
-};
+const ROW = voiceRow({ mode: 'multimodal', providerVoiceId: 'shimmer' });
 
 function registry(withRealtime = true) {
   const llm = new OpenAiCompatibleLlm({ baseUrl: voice.llm.baseUrl, apiKey: 'llm-test-key' });
@@ -98,7 +74,7 @@ function call(rate: 8000 | 16_000, row: Partial<AssistantVoiceRow> = {}, provide
   const frames: Frame[] = [];
   const lines: TranscriptLine[] = [];
   const toolCalls: ToolCallRecord[] = [];
-  const tools = [{ ...TOOL, endpoint: `${endpoint.url}/free` }];
+  const tools = [freeSlotsTool(`${endpoint.url}/free`)];
   const factory = voiceFactory({ ...ROW, ...row }, providers, { clock: systemClock, log });
   const vc = factory!(media, {
     llm: {
@@ -351,20 +327,7 @@ describe('mode multimodal: a speech-to-speech session instead of the pipeline', 
       return vc;
     };
     const result = await new CallSession(
-      {
-        systemPrompt: PROMPT,
-        initialMessage: 'Hello, this is Anna from the clinic.',
-        waitForCustomer: false,
-        endCallOnVoicemail: false,
-        maxDurationSec: 120,
-        maxSilenceSec: 60,
-        reengagementSec: 30,
-        model: 'double',
-        temperature: 0,
-        tools: [],
-        endCallDescription: null,
-        variables: {},
-      },
+      sessionSettings({ systemPrompt: PROMPT }),
       { leg, llm: providers.llm, tools: new ToolRunner({ allowPrivate: true, log }), clock: systemClock, log, voice: factory },
     ).run();
     expect(result.status).toBe('completed');

@@ -27,6 +27,7 @@ import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 import { fixture } from '../../support/audio-fixtures.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { voiceRow } from '../../support/voice-session.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 16_000;
@@ -39,7 +40,7 @@ beforeAll(async () => {
 afterAll(async () => voice.close());
 
 /** An assistant's stored voice settings (the columns' numeric text, as the engine reads them). */
-const ROW: AssistantVoiceRow = {
+const ROW = voiceRow({
   voiceProvider: 'elevenlabs',
   providerVoiceId: 'pNInz6obpgDQGcFmaJgB',
   languageIso2: 'de',
@@ -48,11 +49,7 @@ const ROW: AssistantVoiceRow = {
   speechSpeed: '1.10',
   endpointSensitivity: '4',
   endpointType: 'ai',
-  interruptSensitivity: '2.5',
-  allowInterruptions: true,
-  minInterruptWords: 0,
-  noiseCancellation: false,
-};
+});
 
 /** One greeting said and one caller utterance heard through the factory's voice call. */
 async function converse(row: AssistantVoiceRow, env: Record<string, string>): Promise<void> {
