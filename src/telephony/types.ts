@@ -70,6 +70,19 @@ export interface CarrierLeg {
   transfer?(to: string): Promise<void>;
   /** Text legs: sends DTMF tones on the line (audio legs use `media.sendDigits`). */
   sendDigits?(digits: string): Promise<void>;
+  /** Whether `bridgeTo(other)` can join this leg with `other` (a leg of the same carrier's network). */
+  canBridge?(other: CarrierLeg): boolean;
+  /**
+   * Warm transfer: joins the caller on this leg and `other` (an answered leg the same carrier
+   * placed) in one call and leaves both to the carrier (Twilio: both into one `<Conference>`).
+   * Both legs are over for us afterwards; no `hung-up` event follows on either.
+   */
+  bridgeTo?(other: CarrierLeg, options: BridgeOptions): Promise<void>;
+}
+
+export interface BridgeOptions {
+  /** What the caller hears should they reach the joined call before the other side: music, or silence. */
+  holdMusic: boolean;
 }
 
 export interface DialRequest {
@@ -115,6 +128,21 @@ export interface RemoteCarrier extends Carrier {
   priceOf?(userId: number, carrierCallId: string): Promise<number | null>;
   /** The network's recording of a finished call as a WAV file, or null when it made none. */
   recordingOf?(userId: number, carrierCallId: string): Promise<Buffer | null>;
+  /**
+   * A leg this instance steers over the network's API, without media here (a warm transfer's
+   * supervisor): it speaks with the network's own voice (`say`) and can be bridged with a call
+   * of the same account. `language`: a BCP 47 tag for that voice, e.g. `de-DE`.
+   */
+  placeLeg?(userId: number, request: DialRequest, options?: PlaceLegOptions): CarrierLeg;
+}
+
+export interface PlaceLegOptions {
+  /** BCP 47 tag of the network's voice for `say`, e.g. `de-DE`. */
+  language?: string;
+  /** The caller id to show instead when the network refuses `request.assistant` (not the account's, not verified). */
+  fallbackFrom?: string;
+  /** Told when `fallbackFrom` was shown instead of the caller id asked for. */
+  onCallerIdRefused?(refused: string, used: string): void;
 }
 
 export function placesRemotely(carrier: Carrier): carrier is RemoteCarrier {

@@ -6,14 +6,15 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TwilioDouble } from './doubles/twilio.js';
+import { TwilioDouble, type TwilioDoubleOptions } from './doubles/twilio.js';
 import type { TestService } from './service.js';
 
 export const PUBLIC = 'https://sb.example';
 
 /** The double, once the service's local URL is known (read at every request it makes). */
-export function startRoutedTwilioDouble(localUrl: () => string): Promise<TwilioDouble> {
+export function startRoutedTwilioDouble(localUrl: () => string, options: Omit<TwilioDoubleOptions, 'route'> = {}): Promise<TwilioDouble> {
   return TwilioDouble.start({
+    ...options,
     route: (url) => url.replace(PUBLIC.replace('https', 'wss'), localUrl().replace('http', 'ws')).replace(PUBLIC, localUrl()),
   });
 }

@@ -9,8 +9,9 @@
  * A leaf: it knows nothing of accounts or the database. Credentials come per call from the
  * engine (the account's own, or the deployment's, see `credentialsFor`).
  */
-import type { AnsweredBy, CarrierLeg, DialRequest, PlaceRequest, RemoteCarrier } from '../types.js';
+import type { AnsweredBy, CarrierLeg, DialRequest, PlaceLegOptions, PlaceRequest, RemoteCarrier } from '../types.js';
 import { TwilioLeg } from './leg.js';
+import { TwilioRestLeg } from './rest-leg.js';
 import type { StartInfo } from './media-protocol.js';
 import { TwilioMediaStream, type MediaSocket } from './media-stream.js';
 import { TwilioRestClient, type TwilioCall, type TwilioCredentials } from './rest-client.js';
@@ -129,6 +130,23 @@ export class TwilioCarrier implements RemoteCarrier {
       if (Date.now() >= deadline) return null;
       await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
     }
+  }
+
+  /**
+   * A warm transfer's supervisor leg, steered over REST (rest-leg.ts). `request.assistant` is the
+   * caller id asked for; when Twilio refuses it (a customer's number that is not verified on the
+   * account), `fallbackFrom` is shown instead.
+   */
+  placeLeg(userId: number, request: DialRequest, options: PlaceLegOptions = {}): TwilioRestLeg {
+    return new TwilioRestLeg({
+      client: () => this.clientFor(userId),
+      to: request.customer,
+      from: request.assistant,
+      fallbackFrom: options.fallbackFrom,
+      onCallerIdRefused: options.onCallerIdRefused,
+      ringTimeoutSeconds: RING_TIMEOUT_SECONDS,
+      language: options.language,
+    });
   }
 
   async hangUp(userId: number, callSid: string): Promise<void> {

@@ -8,9 +8,10 @@
  * Placing the call (REST) and following its progress (status callbacks) happen elsewhere and
  * possibly on another instance: nothing of this leg is needed there.
  */
-import type { AnsweredBy, CarrierLeg, LegEvent } from '../types.js';
+import type { AnsweredBy, BridgeOptions, CarrierLeg, LegEvent } from '../types.js';
 import type { TwilioMediaStream } from './media-stream.js';
-import { dialTwiml } from './twiml.js';
+import { TwilioRestLeg } from './rest-leg.js';
+import { conferenceTwiml, dialTwiml } from './twiml.js';
 
 /** Twilio's `AnsweredBy` values, as the engine knows them. */
 export function answeredByOf(twilio: string | null | undefined): AnsweredBy {
@@ -76,12 +77,41 @@ export class TwilioLeg implements CarrierLeg {
    * ends our `<Connect><Stream>`; the call is Twilio's and the other party's from then on.
    */
   async transfer(to: string): Promise<void> {
+    await this.handOff(dialTwiml(to));
+  }
+
+  /** A supervisor's leg placed over REST on this account and answered (warm transfer). */
+  canBridge(other: CarrierLeg): boolean {
+    return other instanceof TwilioRestLeg && other.isAnswered && this.opts.redirectCall !== undefined;
+  }
+
+  /**
+   * Warm transfer: the supervisor's leg goes into a conference room named after this call, then
+   * the caller follows; either one leaving ends it for both (a two-party call). The supervisor
+   * starts the room, so a caller who arrives first would hear the wait music (or silence).
+   */
+  async bridgeTo(other: CarrierLeg, options: BridgeOptions): Promise<void> {
+    if (!(other instanceof TwilioRestLeg) || !this.canBridge(other)) throw new Error('this Twilio call can only be joined with an answered Twilio leg of its account');
+    const room = `switchboard-${this.media.callSid}`;
+    const waitUrl = options.holdMusic ? undefined : '';
+    await other.joinConference(room, { startConferenceOnEnter: true, endConferenceOnExit: true, waitUrl });
+    try {
+      await this.handOff(conferenceTwiml(room, { startConferenceOnEnter: false, endConferenceOnExit: true, waitUrl }));
+    } catch (err) {
+      // The caller is gone (or Twilio refused): the supervisor must not wait alone in the room.
+      other.hangUp();
+      throw err;
+    }
+  }
+
+  /** Replaces the live call's TwiML (REST update); our stream ends and the call is no longer ours. */
+  private async handOff(twiml: string): Promise<void> {
     if (!this.opts.redirectCall) throw new Error('this Twilio leg cannot redirect its call');
     if (this.over) throw new Error('the call is over');
-    // Twilio stops our stream as it follows the new TwiML: that stop is the transfer, not the caller hanging up.
+    // Twilio stops our stream as it follows the new TwiML: that stop is the hand-off, not the caller hanging up.
     this.transferring = true;
     try {
-      await this.opts.redirectCall(dialTwiml(to));
+      await this.opts.redirectCall(twiml);
     } catch (err) {
       this.transferring = false;
       if (this.media.isStopped) this.callerHungUp();

@@ -1,7 +1,8 @@
 /**
- * TwiML, the XML Twilio reads to know what to do with a call. We only ever need four
- * documents: open a bidirectional media stream (`<Connect><Stream>`), say something and hang
- * up (a polite refusal), hang up, and dial another number (a cold transfer). Every attribute value and text is XML-escaped here, so
+ * TwiML, the XML Twilio reads to know what to do with a call. The documents we need: open a
+ * bidirectional media stream (`<Connect><Stream>`), say something and hang up (a polite
+ * refusal), hang up, dial another number (a cold transfer), and for a warm transfer: wait, say
+ * something and wait, and join a conference room. Every attribute value and text is XML-escaped here, so
  * a caller-controlled string can never add markup.
  */
 
@@ -79,4 +80,36 @@ export function hangUpTwiml(): string {
 /** A cold transfer: the call is connected to `number` (E.164); Twilio shows the call's own caller id. */
 export function dialTwiml(number: string): string {
   return response(`<Dial><Number>${escapeXml(number)}</Number></Dial>`);
+}
+
+/** Keeps an answered call open and silent for `seconds` (a leg waiting for what we say next). */
+export function waitTwiml(seconds: number): string {
+  return response(`<Pause${attributes({ length: String(Math.max(1, Math.round(seconds))) })}/>`);
+}
+
+/** Says `text`, then keeps the call open and silent for `waitSeconds` (until we redirect it). */
+export function sayAndWaitTwiml(text: string, waitSeconds: number, opts: SayOptions = {}): string {
+  return response(
+    `<Say${attributes({ language: opts.language, voice: opts.voice })}>${escapeXml(text)}</Say><Pause${attributes({ length: String(Math.max(1, Math.round(waitSeconds))) })}/>`,
+  );
+}
+
+export interface ConferenceOptions {
+  /** Whether this participant starts the conference (the others hear the wait music until one does). */
+  startConferenceOnEnter: boolean;
+  /** Whether the conference ends for everyone when this participant leaves (two-party calls: true). */
+  endConferenceOnExit: boolean;
+  /** What a participant hears while waiting: Twilio's default hold music (undefined), or silence (''). */
+  waitUrl?: string;
+}
+
+/** Puts the call into the conference room `room` (a warm transfer's bridge), without a join beep. */
+export function conferenceTwiml(room: string, opts: ConferenceOptions): string {
+  const conference = `<Conference${attributes({
+    beep: 'false',
+    startConferenceOnEnter: String(opts.startConferenceOnEnter),
+    endConferenceOnExit: String(opts.endConferenceOnExit),
+    waitUrl: opts.waitUrl,
+  })}>${escapeXml(room)}</Conference>`;
+  return response(`<Dial>${conference}</Dial>`);
 }

@@ -19,10 +19,12 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { XMLParser } from 'fast-xml-parser';
 import { writeWav } from '../../../src/audio/wav.js';
 import { twilioSignature } from '../../../src/telephony/twilio/signature.js';
 import { FrameClock, StreamPerson, type PersonStep } from './twilio-media.js';
+import { readTwiml, type ConferenceSpec } from './twiml-reader.js';
+
+export { readTwiml } from './twiml-reader.js';
 
 export type Outcome = 'answer' | 'busy' | 'no-answer' | 'failed';
 export type AnsweredBy = 'human' | 'machine_start' | 'machine_end_beep' | 'machine_end_silence' | 'machine_end_other' | 'fax' | 'unknown';
@@ -39,6 +41,8 @@ export interface CalleeScript {
   amdMs?: number;
   /** What the person does on the line. */
   steps?: PersonStep[];
+  /** In a conference room (a warm transfer): this person hangs up after talking this long (default: stays until the room ends). */
+  conferenceMs?: number;
 }
 
 export interface RecordedRequest {
@@ -83,6 +87,12 @@ export interface DoubleCall {
   said: string[];
   /** Numbers the call was connected to by `<Dial>` (a transfer), in order. */
   dialed: string[];
+  /** `language` of each `<Say>` (undefined: Twilio's default). */
+  sayLanguages: (string | undefined)[];
+  /** The conference room the call is in (or was in last). */
+  conference: string | null;
+  /** TwiML documents run so far; a redirect starts the next (and abandons the one running). */
+  runs: number;
   callbacks: Callback[];
   /** Resolves when the call reached a final status and its last callback was answered. */
   done: Promise<DoubleCall>;
@@ -103,49 +113,17 @@ export interface TwilioDoubleOptions {
   pricePerMinute?: number;
   /** Keep what each person heard (default true). */
   keepAudio?: boolean;
+  /** When set, `From` must be one of these (the account's numbers, verified caller ids); others are refused with 21210, as Twilio does. */
+  verifiedCallerIds?: string[];
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', preserveOrder: true, trimValues: true, parseTagValue: false });
-
-interface StreamSpec {
-  url: string;
-  parameters: Record<string, string>;
-}
-
-/** Reads the TwiML verbs we act on: `<Connect><Stream>` with parameters, `<Say>`, `<Pause>`, `<Hangup>`. */
-export function readTwiml(twiml: string): { stream: StreamSpec | null; said: string[]; pauseSeconds: number; hangup: boolean; dialed: string[] } {
-  const doc = xml.parse(twiml) as any[];
-  const response = doc.find((n) => 'Response' in n)?.Response ?? [];
-  let stream: StreamSpec | null = null;
-  const said: string[] = [];
-  let hangup = false;
-  let pauseSeconds = 0;
-  const dialed: string[] = [];
-  for (const verb of response) {
-    if ('Connect' in verb) {
-      const s = (verb.Connect as any[]).find((n) => 'Stream' in n);
-      if (s) {
-        const parameters: Record<string, string> = {};
-        for (const p of s.Stream as any[]) {
-          if ('Parameter' in p) parameters[p[':@'].name] = String(p[':@'].value);
-        }
-        stream = { url: s[':@'].url, parameters };
-      }
-    } else if ('Say' in verb) {
-      said.push((verb.Say as any[]).map((t) => t['#text'] ?? '').join(''));
-    } else if ('Pause' in verb) {
-      pauseSeconds += Number(verb[':@']?.length ?? 1);
-    } else if ('Hangup' in verb) {
-      hangup = true;
-    } else if ('Dial' in verb) {
-      // `<Dial>+49…</Dial>` or `<Dial><Number>+49…</Number></Dial>`.
-      for (const n of verb.Dial as any[]) {
-        if ('#text' in n) dialed.push(String(n['#text']).trim());
-        else if ('Number' in n) dialed.push((n.Number as any[]).map((t) => String(t['#text'] ?? '')).join('').trim());
-      }
-    }
-  }
-  return { stream, said, pauseSeconds, hangup, dialed };
+/** A conference room (`<Dial><Conference>`): who joined and left when, in call time. */
+export interface DoubleConference {
+  room: string;
+  participants: { sid: string; spec: ConferenceSpec; joinedAt: number; leftAt: number | null }[];
+  /** When a participant with `startConferenceOnEnter` joined (until then the others wait). */
+  startedAt: number | null;
+  endedAt: number | null;
 }
 
 const sid = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`;
@@ -156,6 +134,7 @@ export class TwilioDouble {
   readonly speed: number;
   readonly requests: RecordedRequest[] = [];
   readonly calls = new Map<string, DoubleCall>();
+  readonly conferences = new Map<string, DoubleConference>();
   /** Recordings of calls made with `Record=true`: dual channel, the person left, what they heard right. */
   readonly recordings = new Map<string, { sid: string; callSid: string; wav: Buffer; durationSec: number }>();
   url = '';
@@ -296,6 +275,10 @@ export class TwilioDouble {
     if (!to) return answer(400, { code: 21201, message: "No 'To' number is specified", status: 400 });
     if (!from) return answer(400, { code: 21213, message: "No 'From' number is specified", status: 400 });
     if (!form.get('Twiml') && !form.get('Url')) return answer(400, { code: 21205, message: 'Url parameter is required.', status: 400 });
+    const verified = this.opts.verifiedCallerIds;
+    if (verified && !verified.includes(from)) {
+      return answer(400, { code: 21210, message: `The source phone number provided, ${from}, is not yet verified for your account.`, status: 400 });
+    }
     const script = this.scripts.get(to) ?? this.opts.defaultScript ?? {};
     const call = this.newCall('outbound-api', to, from, form, script);
     call.twiml = form.get('Twiml');
@@ -319,8 +302,10 @@ export class TwilioDouble {
         return answer(400, { code: 21220, message: 'Call is not in-progress. Cannot redirect.', status: 400 });
       }
       call.twiml = twiml;
-      call.person?.endFromNetwork();
+      const person = call.person;
+      // The new document starts first, so the old stream's end is the redirect's, not the call's.
       void this.runTwiml(call);
+      person?.endFromNetwork();
       return answer(200, this.resource(call));
     }
     answer(400, { code: 20001, message: 'Nothing to update', status: 400 });
@@ -366,6 +351,9 @@ export class TwilioDouble {
       person: null,
       said: [],
       dialed: [],
+      sayLanguages: [],
+      conference: null,
+      runs: 0,
       callbacks: [],
       done: undefined as unknown as Promise<DoubleCall>,
     };
@@ -417,15 +405,23 @@ export class TwilioDouble {
     await this.runTwiml(call);
   }
 
-  /** Follows the call's TwiML: a stream is opened; `<Say>`/`<Hangup>` are noted and end the call. */
+  /**
+   * Follows the call's TwiML: a stream is opened; a conference is joined (after any `<Say>`);
+   * otherwise `<Say>`/`<Pause>` take their time and the call ends — unless a redirect replaced
+   * the document meanwhile.
+   */
   private async runTwiml(call: DoubleCall): Promise<void> {
-    const { stream, said, pauseSeconds, hangup, dialed } = readTwiml(call.twiml ?? '<Response/>');
+    const run = ++call.runs;
+    const { stream, said, sayLanguages, pauseSeconds, hangup, dialed, conference } = readTwiml(call.twiml ?? '<Response/>');
     call.said.push(...said);
+    call.sayLanguages.push(...sayLanguages);
     call.dialed.push(...dialed);
     if (!stream) {
       // About a second per sentence said, and the pauses.
-      await this.wait(1000 * (said.length + pauseSeconds));
-      if (!FINAL.has(call.status)) this.finish(call, 'completed', hangup ? 'service' : 'network');
+      await this.wait(1000 * (said.length + (conference ? 0 : pauseSeconds)));
+      if (call.runs !== run || FINAL.has(call.status)) return;
+      if (conference) return this.join(call, conference);
+      this.finish(call, 'completed', hangup ? 'service' : 'network');
       return;
     }
     const url = this.route(stream.url, 'media');
@@ -439,7 +435,7 @@ export class TwilioDouble {
       keepAudio: this.opts.keepAudio,
       onEnd: (by) => {
         this.clock.remove(person);
-        if (FINAL.has(call.status)) return;
+        if (FINAL.has(call.status) || call.runs !== run) return;
         // The service closing the socket ends `<Connect>`; no verb follows, so the call ends.
         this.finish(call, 'completed', by === 'person' ? 'person' : by === 'network' ? 'network' : 'service');
       },
@@ -449,6 +445,37 @@ export class TwilioDouble {
       () => this.clock.add(person),
       () => undefined,
     );
+  }
+
+  private join(call: DoubleCall, spec: ConferenceSpec): void {
+    let room = this.conferences.get(spec.room);
+    if (!room || room.endedAt !== null) {
+      room = { room: spec.room, participants: [], startedAt: null, endedAt: null };
+      this.conferences.set(spec.room, room);
+    }
+    call.conference = spec.room;
+    room.participants.push({ sid: call.sid, spec, joinedAt: this.now(), leftAt: null });
+    if (spec.startConferenceOnEnter && room.startedAt === null) room.startedAt = this.now();
+    const talk = call.script.conferenceMs;
+    if (talk !== undefined) {
+      void this.wait(talk).then(() => {
+        if (call.conference === spec.room && !FINAL.has(call.status)) this.finish(call, 'completed', 'person');
+      });
+    }
+  }
+
+  /** A participant's call ended: it leaves its room, which ends for everyone if it said so (`endConferenceOnExit`). */
+  private leave(call: DoubleCall): void {
+    const room = call.conference ? this.conferences.get(call.conference) : undefined;
+    const me = room?.participants.find((p) => p.sid === call.sid && p.leftAt === null);
+    if (!room || !me) return;
+    me.leftAt = this.now();
+    if (!me.spec.endConferenceOnExit || room.endedAt !== null) return;
+    room.endedAt = this.now();
+    for (const p of room.participants) {
+      const other = this.calls.get(p.sid);
+      if (p.leftAt === null && other) this.finish(other, 'completed', 'network');
+    }
   }
 
   private setStatus(call: DoubleCall, status: CallStatus): void {
@@ -466,6 +493,7 @@ export class TwilioDouble {
     call.status = status;
     call.endedAt = this.now();
     call.endedBy = by;
+    this.leave(call);
     // Twilio tells the stream it is over (`stop`) and closes it, unless it is closed already.
     if (call.person && !call.person.ended) call.person.endFromNetwork();
     if (call.form.get('Record') === 'true' && call.answeredAt !== null) this.record(call);

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { connectStreamTwiml, dialTwiml, escapeXml, hangUpTwiml, sayAndHangUpTwiml } from '../../../src/telephony/twilio/twiml.js';
+import { conferenceTwiml, connectStreamTwiml, dialTwiml, escapeXml, hangUpTwiml, sayAndHangUpTwiml, sayAndWaitTwiml, waitTwiml } from '../../../src/telephony/twilio/twiml.js';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', preserveOrder: false });
 
@@ -43,5 +43,23 @@ describe('TwiML', () => {
 
   it('hangs up', () => {
     expect(hangUpTwiml()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+  });
+
+  it('warm transfer: waits, says and waits, and joins a conference room (escaped, without a beep)', () => {
+    expect(waitTwiml(120)).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Pause length="120"/></Response>');
+    const said = parser.parse(sayAndWaitTwiml('Hi <there> & you', 60, { language: 'de-DE' }));
+    expect(said.Response.Say).toEqual({ '#text': 'Hi <there> & you', '@language': 'de-DE' });
+    expect(said.Response.Pause['@length']).toBe('60');
+    const room = parser.parse(conferenceTwiml('switchboard-CA1"/><Hangup/>', { startConferenceOnEnter: false, endConferenceOnExit: true, waitUrl: '' }));
+    expect(room.Response.Dial.Conference).toEqual({
+      '#text': 'switchboard-CA1"/><Hangup/>',
+      '@beep': 'false',
+      '@startConferenceOnEnter': 'false',
+      '@endConferenceOnExit': 'true',
+      '@waitUrl': '',
+    });
+    expect(room.Response.Hangup).toBeUndefined();
+    // No waitUrl: Twilio's own hold music while waiting.
+    expect(conferenceTwiml('r', { startConferenceOnEnter: true, endConferenceOnExit: true })).not.toContain('waitUrl');
   });
 });
