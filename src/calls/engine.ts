@@ -279,7 +279,9 @@ export class CallEngine implements CallService {
           unseal: (sealed) => this.sealer.unseal(sealed),
           timezone: call.assistant_timezone ?? 'UTC',
           assistantFor: (id) => loadHandOver({ pool, userId: call.user_id, callVariables: call.call_variables ?? {}, providers: this.providers, log }, id),
-          warm: warmTransferDeps({ pool, userId: call.user_id, carriers: this.carriers, fallback: this.carrier, llm: this.llm, model: modelName, transcript: (): string => session.transcriptSoFar(), log }),
+          // prettier-ignore
+          warm: warmTransferDeps({ pool, userId: call.user_id, callCarrier: carrier.name, customerNumber: call.client_phone_number, languageIso2: call.language_iso2, log,
+            carriers: this.carriers, fallback: this.carrier, llm: this.llm, model: modelName, transcript: (): string => session.transcriptSoFar(), note: (line: string) => session.note(line) }),
         }),
       },
       {

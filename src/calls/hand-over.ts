@@ -10,7 +10,7 @@ import type { StoredBuiltinTool } from '../db/schema.js';
 import { synthesizerById } from '../providers/catalog.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AssistantHandOver } from './builtin-tools/index.js';
-import type { WarmTransferDeps } from './builtin-tools/warm-transfer.js';
+import type { CallerIdChoice, WarmTransferDeps } from './builtin-tools/warm-transfer.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier } from '../telephony/types.js';
@@ -107,28 +107,48 @@ export async function loadHandOver(deps: HandOverDeps, assistantId: number): Pro
 
 /**
  * warm_call_transfer's reach into the call's world: the supervisor's leg is placed on the carrier
- * of the user's number `outbound_phone_id` (from that number), and the summary is the call's LLM
- * reading the transcript so far after the tool's instructions.
+ * of the user's number `outbound_phone_id`, showing the caller id the tool's `caller_id_mode` asks
+ * for, and the summary is the call's LLM reading the transcript so far after the tool's
+ * instructions.
+ *
+ * A carrier whose network we steer over its API (Twilio) can join the two legs only when the
+ * caller is on that carrier too; anything else would ring a real supervisor for a join that
+ * cannot happen, so it is refused before dialing. Simulated carriers (the sandbox) always dial.
  */
 export function warmTransferDeps(deps: {
   pool: Pool;
   userId: number;
+  /** The carrier the caller's call is on, and the caller's number (caller_id_mode `customer_number`). */
+  callCarrier: string;
+  customerNumber: string;
+  /** ISO 639-1 of the assistant's language: the network's voice for the briefing. */
+  languageIso2: string | null;
   carriers: CarrierRegistry;
   fallback: Carrier;
   llm: LlmProvider;
   model: string;
   transcript: () => string;
+  note: (line: string) => void;
   log: Logger;
 }): Pick<WarmTransferDeps, 'dial' | 'summarize'> {
   return {
-    dial: async (to, phoneId) => {
+    dial: async (to, phoneId, callerId) => {
       const { rows } = await deps.pool.query<{ phone_number: string; carrier: string }>('SELECT phone_number, carrier FROM phone_numbers WHERE id = $1 AND user_id = $2', [phoneId, deps.userId]);
       const number = rows[0];
-      if (!number) return null;
+      if (!number) return { error: 'the outbound number of this transfer is not available' };
+      const from = callerIdOf(callerId, number.phone_number, deps.customerNumber);
       const carrier = deps.carriers.get(number.carrier) ?? deps.fallback;
-      // A carrier whose network calls back (Twilio) places legs elsewhere; its bridge is not built yet.
-      if (placesRemotely(carrier)) throw new Error(`warm transfers are not available on ${carrier.name} numbers yet`);
-      return { from: number.phone_number, leg: carrier.dial({ customer: to, assistant: number.phone_number, direction: 'outbound' }) };
+      const request = { customer: to, assistant: from, direction: 'outbound' as const };
+      if (!placesRemotely(carrier)) return { from, leg: carrier.dial(request) };
+      if (!carrier.placeLeg || carrier.name !== deps.callCarrier) {
+        return { error: `the outbound number is a ${carrier.name} number and this call is not on ${carrier.name}: the two calls could not be joined` };
+      }
+      const leg = carrier.placeLeg(deps.userId, request, {
+        language: sayLanguage(deps.languageIso2),
+        fallbackFrom: number.phone_number,
+        onCallerIdRefused: (refused, used) => deps.note(`Warm transfer: the carrier refused ${refused} as the caller id; the supervisor sees ${used}.`),
+      });
+      return { from, leg };
     },
     summarize: async (instructions) => {
       const completion = await deps.llm.complete({
@@ -144,4 +164,21 @@ export function warmTransferDeps(deps: {
       return completion.text;
     },
   };
+}
+
+/** The number the supervisor sees: the outbound number, the caller's own, or the tool's custom one. */
+export function callerIdOf(choice: CallerIdChoice, outbound: string, customer: string): string {
+  if (choice.mode === 'customer_number' && customer) return customer;
+  if (choice.mode === 'custom' && choice.custom) return choice.custom;
+  return outbound;
+}
+
+/** Locales of the network's `<Say>` voice for the languages assistants are set in most (else its default). */
+const SAY_LOCALES: Record<string, string> = {
+  en: 'en-US', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', pt: 'pt-BR', nl: 'nl-NL', pl: 'pl-PL', sv: 'sv-SE', da: 'da-DK',
+  nb: 'nb-NO', fi: 'fi-FI', ja: 'ja-JP', ko: 'ko-KR', zh: 'zh-CN', ru: 'ru-RU', tr: 'tr-TR', ar: 'ar-AE', hi: 'hi-IN',
+};
+
+function sayLanguage(iso2: string | null): string | undefined {
+  return iso2 ? SAY_LOCALES[iso2.toLowerCase()] : undefined;
 }

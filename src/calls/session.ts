@@ -30,6 +30,7 @@ import { handOverNote, type BuiltinResult } from './builtin-tools/index.js';
 import { TextTurns } from './text-turns.js';
 import { functionSpecs, switchAssistant } from './assistant-switch.js';
 import { VoicemailDrop } from './voicemail.js';
+import { callHooks } from './call-hooks.js';
 import {
   DIAL_TIMEOUT_MS,
   END_CALL_TOOL,
@@ -109,16 +110,23 @@ export class CallSession {
         onSilenceTimeout: () => this.end('ended_by_assistant', 'customer silent after re-engagement'),
       },
     );
-    deps.builtins?.attach({
-      // The hold message of a warm transfer: said while the turn waits for the supervisor.
-      sayToCaller: async (text) => {
-        if (this.ended) return;
-        this.messages.push({ role: 'assistant', content: text });
-        if (this.voice) await this.voice.say(text, 'reply');
-        else await this.text.say(text);
-      },
-      note: (line) => this.lines.push(line),
-    });
+    deps.builtins?.attach(
+      callHooks({
+        leg: deps.leg,
+        clock: deps.clock,
+        log: deps.log,
+        voice: () => this.voice,
+        // The hold message of a warm transfer: said while the turn waits for the supervisor.
+        sayToCaller: async (text) => {
+          if (this.ended) return;
+          this.messages.push({ role: 'assistant', content: text });
+          if (this.voice) await this.voice.say(text, 'reply');
+          else await this.text.say(text);
+        },
+        note: (line) => this.note(line),
+        callEnded: this.abort.signal,
+      }),
+    );
     const session = this;
     this.text = new TextTurns(settings, deps, {
       get ended() {
@@ -136,6 +144,11 @@ export class CallSession {
       end: (status, reason, remote) => this.end(status, reason, remote),
       switchAssistant: (to) => this.switchAssistant(to),
     });
+  }
+
+  /** A transcript line that is not speech (a built-in's step, a carrier's answer). */
+  note(line: string): void {
+    if (!this.ended) this.lines.push(line);
   }
 
   /** The conversation so far as the transcript has it (a warm transfer's summary is written from it). */

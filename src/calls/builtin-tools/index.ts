@@ -17,9 +17,10 @@
  * - assistant_transfer → `transfer-to-assistant`: the call continues with another assistant of
  *   the same user (its prompt, voice, tools and settings), after `message_before_transfer`; the
  *   session applies the switch (`switchTo`).
- * - warm_call_transfer → `warm-transfer` (warm-transfer.ts): hold message, the supervisor's leg,
- *   the briefing with the LLM's summary, then the caller connected; back to the caller when the
- *   supervisor does not answer. Needs the call's hooks (`attach`), which the session gives.
+ * - warm_call_transfer → `warm-transfer` (warm-transfer.ts): hold message and music, the
+ *   supervisor's leg, the briefing with the LLM's summary, then both joined by the carrier (Twilio:
+ *   a conference); back to the caller when the supervisor does not answer. Needs the call's hooks
+ *   (`attach`), which the session gives.
  */
 import type { Logger } from 'pino';
 import type { StoredBuiltinTool } from '../../db/schema.js';
@@ -64,7 +65,7 @@ export interface AssistantHandOver {
 }
 
 /** What a built-in may do on the call itself (the session gives these once it exists). */
-export type CallHooks = Pick<WarmTransferDeps, 'sayToCaller' | 'note'>;
+export type CallHooks = Pick<WarmTransferDeps, 'sayToCaller' | 'note' | 'holdMusic' | 'brief' | 'callEnded'>;
 
 /** What the session does with a built-in function's result. */
 export interface BuiltinResult {
@@ -222,6 +223,7 @@ export class BuiltinToolbox {
     return warmTransfer(data, {
       ...warm,
       ...call,
+      caller: this.ctx.leg,
       setTimer: (ms, fn) => {
         const timer = this.ctx.clock.setTimer(ms, fn);
         return () => this.ctx.clock.clearTimer(timer);

@@ -1,13 +1,19 @@
 /**
- * warm_call_transfer (issue 20): the caller hears the hold message while the assistant calls the
- * supervisor from the number of `outbound_phone_id`, through the carrier; once the supervisor
- * answers, they are briefed — `briefing_initial_message`, then a summary of the conversation the
- * LLM writes after `summary_instructions` — and the caller is connected (`connected_message`).
- * A supervisor who does not answer (busy, no answer, failure) is hung up on; the assistant goes
- * back to the caller and says so (the LLM reads why in the function's result).
+ * warm_call_transfer (issue 20): the caller hears the hold message, then hold music (audio lines,
+ * `hold_music` at `hold_music_volume`), while the assistant calls the supervisor from the number
+ * of `outbound_phone_id` (shown as `caller_id_mode` says). The summary of the conversation is
+ * written meanwhile (the LLM after `summary_instructions`), so a supervisor who answers is
+ * briefed at once — `briefing_initial_message`, then the summary, with the network's voice on a
+ * leg we steer over its API (Twilio), the assistant's voice on an audio leg, the words on a
+ * text leg. Then the caller hears `connected_message` and the carrier joins both (Twilio: one
+ * `<Conference>`); the call is over for the assistant.
  *
- * Connecting the two is the carrier's bridge; no carrier has one yet, so it is simulated: the
- * assistant leaves both lines, which end (docs/decisions.md).
+ * A supervisor who does not answer (busy, no answer, failure) is hung up on; the assistant goes
+ * back to the caller and says so (the LLM reads why in the function's result). A caller who
+ * hangs up meanwhile ends the supervisor's leg too.
+ *
+ * Lines whose carrier cannot join two legs (the sandbox, browser calls) get the same steps with
+ * the join simulated: the supervisor's leg is left after the briefing (docs/decisions.md).
  */
 import type { StoredBuiltinTool } from '../../db/schema.js';
 import type { CarrierLeg, LegEvent } from '../../telephony/types.js';
@@ -15,28 +21,45 @@ import type { BuiltinResult } from './index.js';
 
 export type WarmTransferData = Extract<StoredBuiltinTool, { type: 'warm_call_transfer' }>['data'];
 
+export const DEFAULT_HOLD_MESSAGE = 'Please hold while I connect you.';
 export const DEFAULT_SUMMARY_INSTRUCTIONS = 'Summarise the conversation for a colleague who takes the call over: who is calling, what they want, and what was already said or agreed. Two or three sentences.';
 export const DEFAULT_BRIEFING = 'Hello, I have a caller for you.';
 export const DEFAULT_CONNECTED = 'You are now connected. Goodbye from me.';
 /** How long the supervisor's phone may ring before the assistant gives up (the network's own no-answer is usually sooner). */
 export const SUPERVISOR_RING_MS = 45_000;
 
+export interface CallerIdChoice {
+  mode: NonNullable<WarmTransferData['caller_id_mode']>;
+  custom?: string;
+}
+
 /** What the warm transfer needs of the call around it (the engine and the session provide it). */
 export interface WarmTransferDeps {
-  /** Places the supervisor's leg from the user's number `phoneId`; null when that number is not the user's. */
-  dial(to: string, phoneId: number): Promise<{ leg: CarrierLeg; from: string } | null>;
+  /** The caller's line (joined with the supervisor's when its carrier can). */
+  caller: CarrierLeg;
+  /**
+   * Places the supervisor's leg from the user's number `phoneId`, showing the caller id `callerId`
+   * asks for; `{ error }` when that number is not the user's or cannot reach this call's line.
+   */
+  dial(to: string, phoneId: number, callerId: CallerIdChoice): Promise<{ leg: CarrierLeg; from: string } | { error: string }>;
   /** The LLM's summary of the conversation so far, after `instructions`. */
   summarize(instructions: string): Promise<string>;
   /** Says a line to the caller (the hold message); resolves once said. */
   sayToCaller(text: string): Promise<void>;
+  /** Hold music on the caller's line at `volume` 0–1 until the returned function is called (audio lines only). */
+  holdMusic?(volume: number): () => void;
+  /** Says `text` on the supervisor's leg; resolves once said. */
+  brief(leg: CarrierLeg, text: string): Promise<void>;
   /** A transcript line that is not the caller's or the assistant's speech. */
   note(line: string): void;
+  /** Aborted when the call is over (the caller hung up). */
+  callEnded: AbortSignal;
   setTimer(ms: number, fn: () => void): () => void;
 }
 
 type Answer = { answered: true } | { answered: false; outcome: string };
 
-/** Resolves when the supervisor's leg answers or gives up. */
+/** Resolves when the supervisor's leg answers or gives up, or the call ends meanwhile. */
 function waitForAnswer(leg: CarrierLeg, deps: WarmTransferDeps): Promise<Answer> {
   return new Promise((resolve) => {
     let done = false;
@@ -44,9 +67,12 @@ function waitForAnswer(leg: CarrierLeg, deps: WarmTransferDeps): Promise<Answer>
       if (done) return;
       done = true;
       cancel();
+      deps.callEnded.removeEventListener('abort', onCallEnded);
       resolve(answer);
     };
+    const onCallEnded = () => finish({ answered: false, outcome: 'the caller hung up' });
     const cancel = deps.setTimer(SUPERVISOR_RING_MS, () => finish({ answered: false, outcome: 'no-answer' }));
+    deps.callEnded.addEventListener('abort', onCallEnded);
     leg.onEvent((event: LegEvent) => {
       if (event.type === 'answered') finish({ answered: true });
       else if (event.type === 'unanswered') finish({ answered: false, outcome: event.outcome });
@@ -58,31 +84,61 @@ function waitForAnswer(leg: CarrierLeg, deps: WarmTransferDeps): Promise<Answer>
 
 export async function warmTransfer(data: WarmTransferData, deps: WarmTransferDeps): Promise<BuiltinResult> {
   const json = (x: unknown) => JSON.stringify(x);
-  const hold = data.hold_message?.trim() || 'Please hold while I connect you.';
-  await deps.sayToCaller(hold);
-  const placed = await deps.dial(data.supervisor_phone, data.outbound_phone_id);
-  if (!placed) return { ok: false, content: json({ error: 'the outbound number of this transfer is not available' }) };
-  deps.note(`Warm transfer: calling the supervisor ${data.supervisor_phone} from ${placed.from}.`);
-  const answer = await waitForAnswer(placed.leg, deps);
-  if (!answer.answered) {
-    placed.leg.hangUp('the supervisor did not answer');
-    deps.note(`Warm transfer: the supervisor did not answer (${answer.outcome}); back to the caller.`);
-    return {
-      ok: false,
-      content: json({ error: `the supervisor did not answer (${answer.outcome})`, transferred: false, instruction: 'Tell the caller that nobody could be reached and offer further help.' }),
-    };
-  }
-  const summary = (await deps.summarize(data.summary_instructions?.trim() || DEFAULT_SUMMARY_INSTRUCTIONS)).trim();
-  const briefing = [data.briefing_initial_message?.trim() || DEFAULT_BRIEFING, summary].filter(Boolean).join(' ');
-  deps.note(`Briefing (to the supervisor): ${briefing}`);
-  await placed.leg.say?.(briefing);
-  // The bridge is simulated: the supervisor's leg is left to the (simulated) connection.
-  placed.leg.hangUp('connected to the caller');
-  return {
-    ok: true,
-    content: json({ ok: true, transferred_to: data.supervisor_phone, briefed: true }),
-    say: data.connected_message?.trim() || DEFAULT_CONNECTED,
-    note: `Warm transfer: the caller was connected to the supervisor ${data.supervisor_phone} (simulated: this line cannot bridge calls).`,
-    end: { reason: `warm transfer to ${data.supervisor_phone}` },
+  await deps.sayToCaller(data.hold_message?.trim() || DEFAULT_HOLD_MESSAGE);
+  const music = data.hold_music !== 'none' ? data.hold_music_volume / 100 : 0;
+  let stopMusic = music > 0 ? (deps.holdMusic?.(music) ?? null) : null;
+  const silence = () => {
+    stopMusic?.();
+    stopMusic = null;
   };
+  try {
+    const callerId: CallerIdChoice = { mode: data.caller_id_mode ?? 'outbound_number', custom: data.custom_caller_id ?? undefined };
+    const placed = await deps.dial(data.supervisor_phone, data.outbound_phone_id, callerId);
+    if ('error' in placed) return { ok: false, content: json({ error: placed.error, transferred: false }) };
+    deps.note(`Warm transfer: calling the supervisor ${data.supervisor_phone} from ${placed.from}.`);
+    // Written while the phone rings: a supervisor who answers is briefed at once.
+    const summary = deps.summarize(data.summary_instructions?.trim() || DEFAULT_SUMMARY_INSTRUCTIONS).catch(() => '');
+    const answer = await waitForAnswer(placed.leg, deps);
+    if (!answer.answered) {
+      placed.leg.hangUp('the supervisor did not answer');
+      if (deps.callEnded.aborted) return { ok: false, content: json({ error: 'the caller hung up', transferred: false }) };
+      deps.note(`Warm transfer: the supervisor did not answer (${answer.outcome}); back to the caller.`);
+      return {
+        ok: false,
+        content: json({ error: `the supervisor did not answer (${answer.outcome})`, transferred: false, instruction: 'Tell the caller that nobody could be reached and offer further help.' }),
+      };
+    }
+    const briefing = [data.briefing_initial_message?.trim() || DEFAULT_BRIEFING, (await summary).trim()].filter(Boolean).join(' ');
+    deps.note(`Briefing (to the supervisor): ${briefing}`);
+    await deps.brief(placed.leg, briefing);
+    silence();
+    if (deps.callEnded.aborted) {
+      placed.leg.hangUp('the caller hung up');
+      return { ok: false, content: json({ error: 'the caller hung up', transferred: false }) };
+    }
+    const connected = data.connected_message?.trim() || DEFAULT_CONNECTED;
+    const reason = `warm transfer to ${data.supervisor_phone}`;
+    const { caller } = deps;
+    if (caller.bridgeTo && caller.canBridge?.(placed.leg)) {
+      const holdMusic = music > 0;
+      return {
+        ok: true,
+        content: json({ ok: true, transferred_to: data.supervisor_phone, briefed: true }),
+        say: connected,
+        note: `Warm transfer: the caller was connected to the supervisor ${data.supervisor_phone}.`,
+        end: { reason, handOver: () => caller.bridgeTo!(placed.leg, { holdMusic }) },
+      };
+    }
+    // No carrier bridge on this line: the supervisor's leg is left to the (simulated) connection.
+    placed.leg.hangUp('connected to the caller');
+    return {
+      ok: true,
+      content: json({ ok: true, transferred_to: data.supervisor_phone, briefed: true }),
+      say: connected,
+      note: `Warm transfer: the caller was connected to the supervisor ${data.supervisor_phone} (simulated: this line cannot bridge calls).`,
+      end: { reason },
+    };
+  } finally {
+    silence();
+  }
 }

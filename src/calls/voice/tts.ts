@@ -25,6 +25,11 @@ export class TtsStage implements Stage {
     this.options = options;
   }
 
+  /** The voice the next turn speaks with. */
+  get voice(): { provider: TtsProvider; options: TtsStreamOptions } {
+    return { provider: this.provider, options: this.options };
+  }
+
   start(ctx: StageContext, push: Push): void {
     this.ctx = ctx;
     this.push = push;

@@ -17,6 +17,7 @@ import type { Clock } from '../../telephony/clock.js';
 import type { LegMedia } from '../../telephony/types.js';
 import type { SttProvider, SttStreamOptions } from '../../providers/stt/types.js';
 import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
+import { synthesize } from '../../providers/tts/synthesize.js';
 import type { FillerReason, TurnKind, TurnTracker } from '../turns.js';
 import type { Frame, TurnId } from './frames.js';
 import { InterruptionStage } from './interruption.js';
@@ -267,6 +268,16 @@ export class VoiceCall {
     // A speech-to-speech session keeps the voice it was opened with; the new prompt and functions reach the model.
     this.speechToSpeech?.refresh();
     this.tts?.useVoice(tts.provider, { ...tts.options, sampleRate: this.options.media.sampleRate });
+  }
+
+  /**
+   * `text` in the assistant's voice, whole, at `sampleRate` (a warm transfer's briefing on the
+   * supervisor's leg); null in speech-to-speech mode, whose voice lives in its session.
+   */
+  speechOf(text: string, sampleRate: number): Promise<Int16Array> | null {
+    if (!this.tts) return null;
+    const { provider, options } = this.tts.voice;
+    return synthesize(provider, { ...options, sampleRate }, text);
   }
 
   /** The model speaks first (no opening line): a reply turn without caller words. */

@@ -13,6 +13,7 @@ import { BuiltinToolbox, type AssistantHandOver, type BuiltinContext } from '../
 import { CallSession, END_CALL_TOOL, type SessionResult } from '../../../src/calls/session.js';
 import { ToolRunner } from '../../../src/calls/tool-runner.js';
 import { voiceFactory } from '../../../src/calls/voice/factory.js';
+import { holdMusicLoop } from '../../../src/audio/hold-music.js';
 import type { StoredBuiltinTool } from '../../../src/db/schema.js';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
 import { ProviderRegistry } from '../../../src/providers/registry.js';
@@ -73,7 +74,7 @@ afterAll(async () => {
   await calendar.close();
 });
 
-function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean; assistantFor?: BuiltinContext['assistantFor'] } = {}) {
+function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean; assistantFor?: BuiltinContext['assistantFor']; warm?: BuiltinContext['warm'] } = {}) {
   const leg = new AudioLeg(opts.canTransfer ?? false);
   const tts = new OpenAiTts({ baseUrl: speech.baseUrl, apiKey: speech.knobs.apiKey!, model: 'tts-1' });
   const llm = new OpenAiCompatibleLlm({ baseUrl: chat.baseUrl });
@@ -95,7 +96,7 @@ function audioCall(items: StoredBuiltinTool[], opts: { canTransfer?: boolean; as
     new ProviderRegistry(llm, { tts: [tts] }),
     { clock: systemClock, log },
   );
-  const builtins = new BuiltinToolbox(items, { leg, clock: systemClock, log, allowPrivate: true, unseal: (s) => s, timezone: 'Europe/Berlin', assistantFor: opts.assistantFor });
+  const builtins = new BuiltinToolbox(items, { leg, clock: systemClock, log, allowPrivate: true, unseal: (s) => s, timezone: 'Europe/Berlin', assistantFor: opts.assistantFor, warm: opts.warm });
   const session = new CallSession(
     {
       systemPrompt: 'You help callers.',
@@ -260,5 +261,43 @@ describe('built-in tools on an audio leg', () => {
       'Customer: What do I owe?',
       'AI: Nothing at all. Goodbye.',
     ]);
+  });
+
+  it('warm_call_transfer: the caller hears the hold message and music; the supervisor on an audio leg hears the briefing in the assistant’s voice', { timeout: 40_000 }, async () => {
+    const BRIEFING = 'Hi, a caller for you. Ada wants a refund.';
+    chat.on('Can I talk to your supervisor?', { toolCalls: [{ id: 'w1', name: 'warm-transfer', args: {} }] });
+    chat.on(/^Customer: /, { text: 'Ada wants a refund.' });
+    // The supervisor's phone: an audio line that answers after 500 ms.
+    const supervisor = new AudioLeg(false);
+    supervisor.start = () => void setTimeout(() => supervisor.emit({ type: 'answered', answeredBy: 'human' }), 500);
+    const llm = new OpenAiCompatibleLlm({ baseUrl: chat.baseUrl });
+    let transcript = () => '';
+    const { leg, done } = audioCall(
+      [{ type: 'warm_call_transfer', data: { supervisor_phone: '+4930555000', outbound_phone_id: 1, description: 'Get a supervisor.', caller_id_mode: 'outbound_number', hold_music: 'hold_music', hold_music_volume: 80, briefing_initial_message: 'Hi, a caller for you.' } }],
+      {
+        warm: {
+          dial: async () => ({ from: '+4989100200300', leg: supervisor }),
+          summarize: async (instructions) => (await llm.complete({ model: 'double', temperature: 0, tools: [], messages: [{ role: 'system', content: instructions }, { role: 'user', content: transcript() }] })).text,
+        },
+      },
+    );
+    transcript = () => 'Customer: Can I talk to your supervisor?';
+    leg.emit({ type: 'customer-said', text: 'Can I talk to your supervisor?' });
+    const result = await done;
+    // The supervisor heard the briefing, spoken by the assistant's voice (the speech double), matched back from the audio.
+    expect(spoken()).toContain(BRIEFING);
+    expect(speech.clips.matchAudio(supervisor.media.heard(), 8000)?.text).toBe(BRIEFING);
+    // The caller heard the hold message and, while the phone rang, the hold music at 80 %.
+    const heard = leg.media.heard();
+    const loop = holdMusicLoop(8000);
+    const at = heard.findIndex((_, i) => i + 400 <= heard.length && loop.subarray(0, 400).every((v, j) => Math.abs(Math.round(v * 0.8) - heard[i + j]!) <= 1));
+    expect(at, 'the hold music in what the caller heard').toBeGreaterThan(0);
+    expect(result.transcript.split('\n').slice(-4)).toEqual([
+      'Warm transfer: calling the supervisor +4930555000 from +4989100200300.',
+      `Briefing (to the supervisor): ${BRIEFING}`,
+      'AI: You are now connected. Goodbye from me.',
+      'Warm transfer: the caller was connected to the supervisor +4930555000 (simulated: this line cannot bridge calls).',
+    ]);
+    expect(supervisor.hungUp).toBe(true);
   });
 });

@@ -241,11 +241,15 @@ describe('warm_call_transfer', () => {
     const id = await assistantWith([warm(supervisor, phoneId)]);
     llm.answer(
       sse(toolCallChunks([{ id: 'w2', name: 'warm-transfer', args: '{}' }])),
+      // The summary is written while the phone rings; unanswered, it is never said.
+      sse(textChunks('Ada wants a refund.')),
       sse([...textChunks('I am sorry, nobody could be reached. Goodbye.'), ...toolCallChunks([{ id: 'w3', name: END_CALL_TOOL, args: '{}' }])]),
     );
     const startIndex = llm.received.length;
     const record = await call(id);
-    const [, back] = llm.received.slice(startIndex).map((r) => r.body);
+    const [, summary, back] = llm.received.slice(startIndex).map((r) => r.body);
+    expect(summary.tools ?? []).toEqual([]);
+    expect(record.transcript).not.toContain('Briefing');
     expect(JSON.parse(back.messages.at(-1).content)).toMatchObject({ error: `the supervisor did not answer (${outcome})`, transferred: false });
     expect(record.transcript.split('\n').filter((l: string) => !l.startsWith('Customer:')).slice(-4)).toEqual([
       'AI: Please hold, I am fetching my supervisor.',
