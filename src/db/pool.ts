@@ -4,6 +4,11 @@ import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema>;
 
+/** The rows of a raw `db.execute(sql…)` result, typed by the caller (drizzle types them `unknown`). */
+export function rowsOf<T>(res: { rows: unknown[] }): T[] {
+  return res.rows as T[];
+}
+
 export interface Database {
   pool: pg.Pool;
   db: Db;

@@ -9,7 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { CallService } from '../calls/types.js';
-import type { Db } from '../db/pool.js';
+import { rowsOf, type Db } from '../db/pool.js';
 import { liveCalls, lockUserCalls } from './limits.js';
 import { isWindowOpen, windowOf } from './window.js';
 
@@ -35,10 +35,6 @@ interface LeadRow {
   attempts: number;
 }
 
-function rows<T>(res: { rows: unknown[] }): T[] {
-  return res.rows as T[];
-}
-
 /**
  * Claims due leads of one campaign and creates their calls in one transaction. Returns the ids
  * of the calls created (not yet started); none when the campaign is not running, its assistant
@@ -47,7 +43,7 @@ function rows<T>(res: { rows: unknown[] }): T[] {
 export async function claimDueLeads(db: Db, engine: CallService, campaignId: number, now: Date): Promise<number[]> {
   const nowIso = now.toISOString();
   return db.transaction(async (tx) => {
-    const [c] = rows<CampaignRow>(await tx.execute(sql`
+    const [c] = rowsOf<CampaignRow>(await tx.execute(sql`
       select c.id, c.user_id, c.assistant_id, c.status, c.timezone, c.max_calls_in_parallel,
              c.allowed_hours_start_time, c.allowed_hours_end_time, c.allowed_days, c.max_retries,
              u.max_calls_in_parallel as user_max,
@@ -67,7 +63,7 @@ export async function claimDueLeads(db: Db, engine: CallService, campaignId: num
     if (free <= 0) return [];
 
     // Due retries first (oldest due first), then leads never tried (roughly in creation order).
-    const leads = rows<LeadRow>(await tx.execute(sql`
+    const leads = rowsOf<LeadRow>(await tx.execute(sql`
       select id, phone_number, variables, attempts from leads
        where campaign_id = ${c.id} and status = 'created' and current_call_id is null
          and next_attempt_at <= ${nowIso}::timestamptz
@@ -75,7 +71,7 @@ export async function claimDueLeads(db: Db, engine: CallService, campaignId: num
        limit ${free}
          for update skip locked`));
     if (leads.length < free) {
-      leads.push(...rows<LeadRow>(await tx.execute(sql`
+      leads.push(...rowsOf<LeadRow>(await tx.execute(sql`
         select id, phone_number, variables, attempts from leads
          where campaign_id = ${c.id} and status = 'created' and current_call_id is null
            and next_attempt_at is null
@@ -89,7 +85,7 @@ export async function claimDueLeads(db: Db, engine: CallService, campaignId: num
     const exhausted = leads.filter((l) => l.attempts >= c.max_retries).map((l) => l.id);
     const secondary = new Map<number, { id: number; phone_number: string; variables: Record<string, unknown> }>();
     if (exhausted.length > 0) {
-      for (const s of rows<{ id: number; lead_id: number; phone_number: string; variables: Record<string, unknown> }>(await tx.execute(sql`
+      for (const s of rowsOf<{ id: number; lead_id: number; phone_number: string; variables: Record<string, unknown> }>(await tx.execute(sql`
         select distinct on (lead_id) id, lead_id, phone_number, variables from secondary_contacts
          where lead_id in ${exhausted} and status = 'created' and attempts < ${c.max_retries}
          order by lead_id, position, id`))) {

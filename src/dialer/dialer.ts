@@ -24,7 +24,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
 import type { CallService } from '../calls/types.js';
-import type { Db } from '../db/pool.js';
+import { rowsOf, type Db } from '../db/pool.js';
 import { LIVE_STATUSES } from '../calls/state-machine.js';
 import { claimDueLeads, type CampaignRow } from './claim.js';
 import { settleLead, type SettleResult } from './settle.js';
@@ -55,10 +55,6 @@ export interface DialerOptions {
 }
 
 const LIVE = sql.raw(LIVE_STATUSES.map((s) => `'${s}'`).join(', '));
-
-function rows<T>(res: { rows: unknown[] }): T[] {
-  return res.rows as T[];
-}
 
 export class Dialer {
   private readonly db: Db;
@@ -207,7 +203,7 @@ export class Dialer {
     this.sweeps++;
     if ((this.sweeps - 1) % Math.max(1, this.opts.reconcileEverySweeps ?? 5) === 0) await this.reconcile();
     await this.completeFinishedCampaigns();
-    const list = rows<CampaignRow & { has_due: boolean }>(await this.db.execute(sql`
+    const list = rowsOf<CampaignRow & { has_due: boolean }>(await this.db.execute(sql`
       select c.id, c.user_id, c.timezone, c.allowed_days, c.allowed_hours_start_time, c.allowed_hours_end_time,
              exists (select 1 from leads l
                       where l.campaign_id = c.id and l.status = 'created' and l.current_call_id is null
@@ -268,7 +264,7 @@ export class Dialer {
    */
   async reconcile(): Promise<number> {
     const grace = this.opts.reconcileGraceSeconds ?? 10;
-    const stuck = rows<{ call_id: number }>(await this.db.execute(sql`
+    const stuck = rowsOf<{ call_id: number }>(await this.db.execute(sql`
       select l.current_call_id as call_id
         from leads l left join calls c on c.id = l.current_call_id
        where l.current_call_id is not null

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../calls/types.js';
+import { rowsOf } from '../db/pool.js';
 import { isLive } from '../calls/state-machine.js';
 import { classify, type FinishedCall } from './outcome.js';
 
@@ -16,14 +17,10 @@ export interface SettleResult {
   reason: string;
 }
 
-function rows<T>(res: { rows: unknown[] }): T[] {
-  return res.rows as T[];
-}
-
 /** Settles the lead whose current call is `callId`; null when there is none or the call is still live. */
 export async function settleLead(tx: DbOrTx, callId: number, now: Date): Promise<SettleResult | null> {
   const nowIso = now.toISOString();
-  const [lead] = rows<{
+  const [lead] = rowsOf<{
     id: number;
     campaign_id: number;
     status: string;
@@ -41,7 +38,7 @@ export async function settleLead(tx: DbOrTx, callId: number, now: Date): Promise
        for update of l`));
   if (!lead) return null; // settled already, or not a campaign call
 
-  const [call] = rows<FinishedCall & { secondary_contact_id: number | null }>(await tx.execute(sql`
+  const [call] = rowsOf<FinishedCall & { secondary_contact_id: number | null }>(await tx.execute(sql`
     select status, answered_by as "answeredBy", answered_at as "answeredAt", transcript, evaluation, secondary_contact_id
       from calls where id = ${callId}`));
   if (!call) {
@@ -79,7 +76,7 @@ export async function settleLead(tx: DbOrTx, callId: number, now: Date): Promise
   if (contactId === null) {
     contactAttempts = lead.attempts + 1;
   } else {
-    const [s] = rows<{ attempts: number }>(await tx.execute(sql`
+    const [s] = rowsOf<{ attempts: number }>(await tx.execute(sql`
       update secondary_contacts
          set attempts = attempts + 1, updated_at = now(),
              status = case when ${outcome.kind === 'completed'} then 'completed'
@@ -106,7 +103,7 @@ export async function settleLead(tx: DbOrTx, callId: number, now: Date): Promise
     return { ...base, outcome: 'retry' };
   }
   // This contact is used up: the next secondary contact in order, at once, else final.
-  const [next] = rows<{ id: number }>(await tx.execute(sql`
+  const [next] = rowsOf<{ id: number }>(await tx.execute(sql`
     select id from secondary_contacts
      where lead_id = ${lead.id} and status = 'created' and attempts < ${lead.max_retries}
        ${contactId === null ? sql`` : sql`and id <> ${contactId}`}

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { LIVE_STATUSES } from '../../calls/state-machine.js';
-import type { Db } from '../../db/pool.js';
+import { rowsOf, type Db } from '../../db/pool.js';
 import { LEAD_STATUSES, type LeadStatus } from '../leads/schemas.js';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from './schemas.js';
 
@@ -29,7 +29,6 @@ export const progressSchema = z.object({
 });
 export type CampaignProgress = z.infer<typeof progressSchema>;
 
-const rowsOf = <T>(res: { rows: unknown[] }) => res.rows as T[];
 
 export async function campaignProgress(db: Db, userId: number, campaign: { id: number; status: string }): Promise<CampaignProgress> {
   const [byStatus, inFlight, finished] = await Promise.all([
