@@ -29,7 +29,6 @@ export const progressSchema = z.object({
 });
 export type CampaignProgress = z.infer<typeof progressSchema>;
 
-
 export async function campaignProgress(db: Db, userId: number, campaign: { id: number; status: string }): Promise<CampaignProgress> {
   const [byStatus, inFlight, finished] = await Promise.all([
     db.execute(sql`select status, count(*)::int as n from leads where campaign_id = ${campaign.id} group by status`),
