@@ -45,6 +45,19 @@ export function insertValues(input: PlaceCallInput, instanceId: string, maxLive:
   ];
 }
 
+/** The assistant `a`'s mid-call tools as a JSON array of MidCallTool, in their order (a scalar subquery). */
+export const ASSISTANT_TOOLS = `(SELECT coalesce(json_agg(json_build_object(
+                   'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
+                   'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
+                 ORDER BY at.position, t.id), '[]'::json)
+            FROM assistant_tools at JOIN tools t ON t.id = at.tool_id
+           WHERE at.assistant_id = a.id)`;
+
+/** The assistant `a`'s model `m`, voice `v` and language `l`. */
+export const ASSISTANT_JOINS = `LEFT JOIN llm_models m ON m.id = a.llm_model_id
+    LEFT JOIN voices v ON v.id = a.voice_id
+    LEFT JOIN languages l ON l.id = a.language_id`;
+
 /** $3: the call's media stream already claimed it for this process (RemoteCalls.claimStream), possibly while ringing. */
 export const CLAIM_AND_LOAD = `
   WITH claimed AS (
@@ -60,17 +73,10 @@ export const CLAIM_AND_LOAD = `
          a.synthesizer_provider_id, a.transcriber_provider_id,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
          a.builtin_tools, a.timezone AS assistant_timezone,
-         (SELECT coalesce(json_agg(json_build_object(
-                   'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
-                   'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
-                 ORDER BY at.position, t.id), '[]'::json)
-            FROM assistant_tools at JOIN tools t ON t.id = at.tool_id
-           WHERE at.assistant_id = a.id) AS tools
+         ${ASSISTANT_TOOLS} AS tools
     FROM claimed c
     LEFT JOIN assistants a ON a.id = c.assistant_id
-    LEFT JOIN llm_models m ON m.id = a.llm_model_id
-    LEFT JOIN voices v ON v.id = a.voice_id
-    LEFT JOIN languages l ON l.id = a.language_id`;
+    ${ASSISTANT_JOINS}`;
 
 export interface LoadedCall {
   id: number;

@@ -15,6 +15,7 @@ import type { LlmProvider } from '../providers/llm/types.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier } from '../telephony/types.js';
 import type { MidCallTool } from './tool-runner.js';
+import { ASSISTANT_JOINS, ASSISTANT_TOOLS } from './call-queries.js';
 import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceOf } from './voice/factory.js';
 
@@ -23,16 +24,9 @@ const LOAD_ASSISTANT = `
          a.builtin_tools, a.synthesizer_provider_id, m.name AS model,
          a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
-         (SELECT coalesce(json_agg(json_build_object(
-                   'id', t.id, 'name', t.name, 'description', t.description, 'endpoint', t.endpoint,
-                   'method', t.method, 'timeout', t.timeout, 'headers', t.headers, 'schema', t.schema)
-                 ORDER BY at.position, t.id), '[]'::json)
-            FROM assistant_tools at JOIN tools t ON t.id = at.tool_id
-           WHERE at.assistant_id = a.id) AS tools
+         ${ASSISTANT_TOOLS} AS tools
     FROM assistants a
-    LEFT JOIN llm_models m ON m.id = a.llm_model_id
-    LEFT JOIN voices v ON v.id = a.voice_id
-    LEFT JOIN languages l ON l.id = a.language_id
+    ${ASSISTANT_JOINS}
    WHERE a.id = $1 AND a.user_id = $2`;
 
 interface LoadedAssistant {
