@@ -2,7 +2,8 @@
  * warm_call_transfer in a session, observing the supervisor's leg itself (issue 20): it is placed
  * on the sandbox carrier from the outbound number, answered, and hears the briefing (the
  * initial message and the LLM's summary) before it is left; a supervisor number ending in 92
- * never answers and the assistant is back with the caller. Fake clock; the caller's leg is
+ * never answers and the assistant is back with the caller; a caller who hangs up while it rings
+ * takes the supervisor's leg down with them. Fake clock; the caller's leg is
  * driven by hand; the LLM is a scripted provider (the summary request is recorded).
  */
 import pino from 'pino';
@@ -26,7 +27,10 @@ class ManualLeg implements CarrierLeg {
   async say(text: string) {
     this.said.push(text);
   }
-  hangUp() {}
+  hungUp = false;
+  hangUp() {
+    this.hungUp = true;
+  }
   emit(e: LegEvent) {
     this.listener(e);
   }
@@ -47,7 +51,7 @@ const settings: SessionSettings = {
   variables: {},
 };
 
-async function run(supervisor: string) {
+async function run(supervisor: string, opts: { supervisorLeg?: CarrierLeg; whileRinging?: (caller: ManualLeg) => void } = {}) {
   const clock = new FakeClock();
   const leg = new ManualLeg();
   const requests: CompletionRequest[] = [];
@@ -79,7 +83,7 @@ async function run(supervisor: string) {
       warm: {
         dial: async (to) => {
           const request: DialRequest = { customer: to, assistant: '+4989100200300', direction: 'outbound' };
-          const supervisorLeg = sandbox.dial(request);
+          const supervisorLeg = opts.supervisorLeg ?? sandbox.dial(request);
           placed.push({ request, leg: supervisorLeg });
           return { from: request.assistant, leg: supervisorLeg };
         },
@@ -93,6 +97,7 @@ async function run(supervisor: string) {
   leg.emit({ type: 'answered', answeredBy: 'human' });
   leg.emit({ type: 'customer-said', text: 'A supervisor, please.' });
   for (let i = 0; i < 50 && placed.length === 0; i++) await clock.advance(0);
+  opts.whileRinging?.(leg);
   await clock.advance(60_000);
   return { result: await done, placed, requests, leg };
 }
@@ -118,5 +123,17 @@ describe('warm_call_transfer (session)', () => {
     expect(leg.said.at(-1)).toBe('Nobody answered, sorry.');
     expect(result.transcript).toContain('Warm transfer: the supervisor did not answer (no-answer); back to the caller.');
     expect(result.status).toBe('completed');
+  });
+
+  it("a caller who hangs up while the supervisor's phone rings: the supervisor's leg is hung up too, nothing more is said", async () => {
+    const supervisor = new ManualLeg();
+    const { result, placed, leg } = await run('+4930555000', { supervisorLeg: supervisor, whileRinging: (caller) => caller.emit({ type: 'hung-up' }) });
+    expect(placed).toHaveLength(1);
+    expect(supervisor.hungUp).toBe(true);
+    expect(supervisor.said).toEqual([]);
+    expect(result.status).toBe('ended_by_customer');
+    expect(result.transcript).not.toContain('back to the caller');
+    expect(result.transcript).not.toContain('Briefing');
+    expect(leg.said).toEqual(['Hello.', 'Please hold while I connect you.']);
   });
 });
