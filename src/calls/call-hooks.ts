@@ -1,7 +1,8 @@
 /**
  * What a built-in tool may do on the live call (CallHooks, src/calls/builtin-tools): speak to the
- * caller, write a transcript line, play hold music under a waiting caller, brief the supervisor's
- * leg of a warm transfer, and know when the call is over. The session provides the call's parts;
+ * caller, know when what the assistant said so far has been heard, write a transcript line, play
+ * hold music under a waiting caller, brief the supervisor's leg of a warm transfer, and know when
+ * the call is over. The session provides the call's parts;
  * this turns them into those hooks, so the session keeps only its own life and record.
  */
 import type { Logger } from 'pino';
@@ -19,6 +20,7 @@ export interface CallParts {
   /** The voice pipeline of an audio leg (null on text legs, and before the answer). */
   voice(): VoiceCall | null;
   sayToCaller(text: string): Promise<void>;
+  spokenSoFar(): Promise<void>;
   note(line: string): void;
   callEnded: AbortSignal;
 }
@@ -28,6 +30,7 @@ export function callHooks(parts: CallParts): CallHooks {
   const media = leg.media;
   return {
     sayToCaller: parts.sayToCaller,
+    spokenSoFar: parts.spokenSoFar,
     note: parts.note,
     callEnded: parts.callEnded,
     // Only while the pipeline is quiet: the hold message has been said and the turn waits for the tool.

@@ -123,6 +123,8 @@ export class CallSession {
           if (this.voice) await this.voice.say(text, 'reply');
           else await this.text.say(text);
         },
+        // collect_keypad's timeout starts once the request for keys has been heard.
+        spokenSoFar: () => (this.voice ? this.voice.output.playedSoFar() : this.text.saidSoFar()),
         note: (line) => this.note(line),
         callEnded: this.abort.signal,
       }),

@@ -37,6 +37,8 @@ export interface TextTurnHost {
 export class TextTurns {
   private turning = false;
   private pendingTurn = false;
+  /** The last line handed to the leg (`saidSoFar`). */
+  private saying: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly settings: SessionSettings,
@@ -71,11 +73,20 @@ export class TextTurns {
     // A text leg "sends audio" when it hands the line to the carrier.
     h.turns.stage('ttsFirstByte');
     h.turns.stage('firstAudio');
-    try {
-      await (this.deps.stages ?? textStages).speak(this.deps.leg, text);
-    } catch (err) {
-      this.deps.log.warn({ err }, 'speaking failed');
-    }
+    const saying = (async () => {
+      try {
+        await (this.deps.stages ?? textStages).speak(this.deps.leg, text);
+      } catch (err) {
+        this.deps.log.warn({ err }, 'speaking failed');
+      }
+    })();
+    this.saying = saying;
+    await saying;
+  }
+
+  /** Resolves once the lines said so far (not fillers) have been handed to the leg: said, on a text leg. */
+  saidSoFar(): Promise<void> {
+    return this.saying;
   }
 
   /** A filler phrase: heard (transcript, turn) but not part of the LLM's history. */

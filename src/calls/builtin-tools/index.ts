@@ -11,7 +11,8 @@
  * - dtmf_input → `press-digits`: DTMF on the line (`media.sendDigits` on audio legs,
  *   `sendDigits` on text legs; the sandbox records them).
  * - collect_keypad → `collect-keypad`: the caller's key presses (leg `dtmf` events) until the
- *   stop key or the timeout after the last key; the digits are the result.
+ *   stop key or the timeout after the last key; the digits are the result. Keys count from the
+ *   call on, the timeout only once the assistant's words before it have been heard (`spokenSoFar`).
  * - calendar_integration → `check-availability` and `book-appointment` (Cal.com v2, calcom.ts).
  * - end_call: the session's own `end-call`; an item only gives it its description.
  * - assistant_transfer → `transfer-to-assistant`: the call continues with another assistant of
@@ -65,7 +66,13 @@ export interface AssistantHandOver {
 }
 
 /** What a built-in may do on the call itself (the session gives these once it exists). */
-export type CallHooks = Pick<WarmTransferDeps, 'sayToCaller' | 'note' | 'holdMusic' | 'brief' | 'callEnded'>;
+export type CallHooks = Pick<WarmTransferDeps, 'sayToCaller' | 'note' | 'holdMusic' | 'brief' | 'callEnded'> & {
+  /**
+   * Resolves once everything the assistant has said so far (in the turn that runs the tool too)
+   * has reached the caller: played on an audio leg, handed to the leg on a text leg.
+   */
+  spokenSoFar(): Promise<void>;
+};
 
 /** What the session does with a built-in function's result. */
 export interface BuiltinResult {
@@ -211,7 +218,7 @@ export class BuiltinToolbox {
     return endCall;
   }
 
-  /** The session's hooks a warm transfer needs (the caller's line, the transcript). */
+  /** The session's hooks: what a warm transfer needs (the caller's line, the transcript), when the caller has heard the assistant. */
   attach(call: CallHooks): void {
     this.call = call;
   }
@@ -319,25 +326,40 @@ export class BuiltinToolbox {
     return { ok: true, content: json({ ok: true, pressed: digits }), note: `DTMF: the assistant pressed ${digits}.` };
   }
 
+  /**
+   * The model usually asks for the keys and calls this in the same answer, so the request is
+   * still being synthesised and played when this runs: the timeout counts from when it has been
+   * heard (or from the last key, whichever is later), while keys are taken from the call on — a
+   * caller who types during the request loses nothing.
+   */
   private collectKeypad(timeoutSec: number, stopKey: string | null): Promise<BuiltinResult> {
+    const clock = this.ctx.clock;
     return new Promise((resolve) => {
       let digits = '';
       let timer: TimerHandle | null = null;
+      let heard = false;
+      let over = false;
       const done = (reason: 'stop_key' | 'timeout') => {
-        this.ctx.clock.clearTimer(timer);
+        over = true;
+        clock.clearTimer(timer);
         this.digitListener = null;
         resolve({ ok: true, content: json({ digits, ended_by: reason }) });
       };
       const arm = () => {
-        this.ctx.clock.clearTimer(timer);
-        timer = this.ctx.clock.setTimer(timeoutSec * 1000, () => done('timeout'));
+        if (!heard || over) return;
+        clock.clearTimer(timer);
+        timer = clock.setTimer(timeoutSec * 1000, () => done('timeout'));
       };
       this.digitListener = (digit) => {
         if (stopKey && digit === stopKey) return done('stop_key');
         digits += digit;
         arm();
       };
-      arm();
+      const spoken = this.call?.spokenSoFar() ?? Promise.resolve();
+      void spoken.then(() => {
+        heard = true;
+        arm();
+      });
     });
   }
 

@@ -14,7 +14,8 @@
  * - when the turn's TTS is done and its last mark comes back: `playback-done` (down and up);
  * - a `hang-up` from our side (end-call) waits until the audio before it has been played;
  * - a speech-to-speech model's audio comes with its own text (`tts-text`, no `speak` before it):
- *   the text grows the current piece, and `tts-spoken` then gives the piece its whole text.
+ *   the text grows the current piece, and `tts-spoken` then gives the piece its whole text;
+ * - `playedSoFar()`: when the pieces handed over until now have played, inside a turn that goes on.
  */
 import { Resampler } from '../../audio/resample.js';
 import type { LegMedia } from '../../telephony/types.js';
@@ -45,6 +46,9 @@ interface Piece {
   /** Monotonic times its frames start and their lengths in ms, as handed to the leg. */
   playout: { start: number; ms: number }[];
 }
+
+/** Someone waiting for pieces to play (`playedSoFar`): each playout that had pieces, and how many. */
+type PlayedWaiter = { pieces: { playout: Playout; count: number }[]; resolve: () => void };
 
 interface Playout {
   turn: TurnId;
@@ -85,6 +89,7 @@ export class OutputStage implements Stage {
   private readonly pacer: Pacer;
   private readonly tick = () => this.pump();
   private pendingHangUp: FrameOf<'hang-up'> | null = null;
+  private waiters: PlayedWaiter[] = [];
   private push: Push = () => undefined;
   private ctx: StageContext | null = null;
   private closed = false;
@@ -154,6 +159,34 @@ export class OutputStage implements Stage {
       break;
     }
     return parts.filter((t) => t !== '').join(' ');
+  }
+
+  /**
+   * Resolves once every piece handed to this stage until now, in any turn, has been synthesised
+   * and played (its mark came back) or dropped (cancel, close). Later pieces do not count, nor
+   * does the end of the turn: a tool waiting on this (collect-keypad) runs inside the turn whose
+   * words it waits for, so the turn's `playback-done` cannot come first. The model's text before
+   * a tool call is here by the time the tool runs: the `tool-call` frame flushes it into `speak`
+   * pieces, and the pipeline delivers those synchronously (pipeline.ts).
+   */
+  playedSoFar(): Promise<void> {
+    const pieces = [...this.playouts.values()].filter((p) => p.pieces.length > 0).map((playout) => ({ playout, count: playout.pieces.length }));
+    return new Promise((resolve) => {
+      const waiter = { pieces, resolve };
+      if (this.closed || this.played(waiter)) resolve();
+      else this.waiters.push(waiter);
+    });
+  }
+
+  private played(waiter: PlayedWaiter): boolean {
+    // A playout no longer in the map has played out or was cancelled (a turn id can get a new one).
+    return waiter.pieces.every(({ playout, count }) => this.playouts.get(playout.turn) !== playout || playout.pieces.slice(0, count).every((piece) => piece.confirmed));
+  }
+
+  private wakeWaiters(): void {
+    const waiting = this.waiters;
+    this.waiters = waiting.filter((waiter) => !this.closed && !this.played(waiter));
+    for (const waiter of waiting) if (!this.waiters.includes(waiter)) waiter.resolve();
   }
 
   private playout(turn: TurnId): Playout {
@@ -298,12 +331,14 @@ export class OutputStage implements Stage {
     if (m[2] !== undefined) {
       const piece = p.pieces[Number(m[2])];
       if (piece) piece.confirmed = true;
+      this.wakeWaiters();
       this.both({ kind: 'playback-mark', turn, name, cleared, heardText: this.heardText(turn, now), at: now });
       return;
     }
     const text = p.pieces.map((piece) => piece.text).filter((t) => t !== '').join(' ');
     this.playouts.delete(turn);
     this.options.floor.assistantDone(turn);
+    this.wakeWaiters();
     this.both({ kind: 'playback-done', turn, text, at: now });
     if (this.pendingHangUp && !this.hasPendingAudio()) {
       const hangUp = this.pendingHangUp;
@@ -329,6 +364,7 @@ export class OutputStage implements Stage {
       this.bufferedUntil = now;
     }
     this.playouts.delete(turn);
+    this.wakeWaiters();
     if (bargeIn) this.both({ kind: 'interruption', turn, heardText: heardText.trim(), heardMs, at: now });
   }
 
@@ -348,6 +384,7 @@ export class OutputStage implements Stage {
   close(): void {
     this.closed = true;
     this.stopPacing();
+    this.wakeWaiters();
   }
 }
 

@@ -28,6 +28,8 @@ const TARGET = '+4930123456';
 const KEYPAD_QUESTION = fixture('friday-afternoon');
 const TIMEOUT_QUESTION = fixture('yes-that-works');
 const ASK_FOR_KEYS = 'Please type your customer number on the keypad.';
+/** About 7 s of the double's speech: far longer than the 2 s timeout of the case that uses it. */
+const LONG_ASK_FOR_KEYS = 'Please type your customer number on the keypad. You find it at the top of your last invoice, right after the letters CN.';
 
 let voice: VoiceDoubles;
 let double: TwilioDouble;
@@ -44,13 +46,13 @@ beforeAll(async () => {
   );
   // collect_keypad: the model asks for the keys and waits for them in the same answer, then
   // thanks the caller and ends the call once it has the keys.
-  for (const [question, id] of [
-    [KEYPAD_QUESTION, 'k1'],
-    [TIMEOUT_QUESTION, 'k2'],
+  for (const [question, id, ask] of [
+    [KEYPAD_QUESTION, 'k1', ASK_FOR_KEYS],
+    [TIMEOUT_QUESTION, 'k2', LONG_ASK_FOR_KEYS],
   ] as const) {
     voice.llm.on(
       question.text,
-      { text: ASK_FOR_KEYS, toolCalls: [{ id, name: 'collect-keypad', args: {} }] },
+      { text: ask, toolCalls: [{ id, name: 'collect-keypad', args: {} }] },
       { text: 'Thank you, goodbye.', toolCalls: [{ id: `${id}-end`, name: END_CALL_TOOL, args: {} }] },
     );
   }
@@ -119,7 +121,7 @@ describe('built-in tools on a Twilio call', () => {
    * for keys, presses `keys` (one Twilio `dtmf` message each) and stays on the line until the
    * assistant ends the call. Returns the tool message of the model's request after the keys.
    */
-  async function keypadCall(opts: { question: typeof KEYPAD_QUESTION; keys: string; stopKey: '#' | null; timeout: number; from: string; callee: string; sidChar: string }) {
+  async function keypadCall(opts: { question: typeof KEYPAD_QUESTION; ask: string; keys: string; stopKey: '#' | null; timeout: number; from: string; callee: string; sidChar: string }) {
     const number = await addTwilioNumber(t, user.id, opts.from, opts.sidChar);
     expect(number.status).toBe(201);
     const voiceRow = (await t.admin.post('/api/admin/voices', { name: `Double voice keypad ${opts.sidChar}`, mode: 'pipeline', provider: 'openai', provider_voice_id: 'alloy' })).body.data;
@@ -146,26 +148,38 @@ describe('built-in tools on a Twilio call', () => {
     await t.service.ctx.services.callEngine!.whenFinished(res.body.call_id);
 
     // The request for keys was spoken; the keys went over the media stream as Twilio's dtmf messages.
-    expect(voice.speech.received.slice(spokenBefore).map((r) => r.body.input)).toContain(ASK_FOR_KEYS);
+    expect(voice.speech.received.slice(spokenBefore).map((r) => r.body.input).join(' ')).toContain(opts.ask);
     expect(call.person!.events.filter((e) => e.type === 'out:dtmf').map((e) => e.detail).join('')).toBe(opts.keys);
     const afterKeys = voice.llm.received.slice(before).find((r) => r.body?.messages?.some((m: { role: string }) => m.role === 'tool'));
     const record = (await user.get(`/api/user/calls/${res.body.call_id}`)).body;
-    return { toolMessage: afterKeys?.body.messages.at(-1), record };
+    return { toolMessage: afterKeys?.body.messages.at(-1), record, call };
   }
 
   it("collect_keypad: the person's key presses (Twilio dtmf messages) up to the stop key are the function's result", async () => {
-    const { toolMessage, record } = await keypadCall({ question: KEYPAD_QUESTION, keys: '42#', stopKey: '#', timeout: 10, from: '+14155550820', callee: '+14155550821', sidChar: 'e' });
+    const { toolMessage, record } = await keypadCall({ question: KEYPAD_QUESTION, ask: ASK_FOR_KEYS, keys: '42#', stopKey: '#', timeout: 10, from: '+14155550820', callee: '+14155550821', sidChar: 'e' });
     expect(toolMessage).toEqual({ role: 'tool', tool_call_id: 'k1', content: JSON.stringify({ digits: '42', ended_by: 'stop_key' }) });
     expect(record.status).toBe('completed');
     // The request for keys and the thanks are one turn of the assistant; the keys are not in the transcript.
     expect(record.transcript.split('\n').at(-1)).toBe(`AI: ${ASK_FOR_KEYS} Thank you, goodbye.`);
   }, 90_000);
 
-  it('collect_keypad without a stop key: the keys pressed until `timeout` seconds of quiet are the result', async () => {
-    // The timeout runs from the function's call, while the request for keys is still playing
-    // (about 2 s here with the person's pause): 5 s leaves the person time to start pressing.
-    const { toolMessage, record } = await keypadCall({ question: TIMEOUT_QUESTION, keys: '75', stopKey: null, timeout: 5, from: '+14155550830', callee: '+14155550831', sidChar: 'f' });
+  it('collect_keypad without a stop key: the keys pressed until `timeout` seconds of quiet are the result, counted from the end of a long request', async () => {
+    // The model asks and calls the function in one answer: the request (about 7 s) is still
+    // being synthesised and played when the function runs. The 2 s timeout counts from when it
+    // has been played; the person presses keys 0.7 s after it ends (waitForAssistant).
+    const { toolMessage, record, call } = await keypadCall({ question: TIMEOUT_QUESTION, ask: LONG_ASK_FOR_KEYS, keys: '75', stopKey: null, timeout: 2, from: '+14155550830', callee: '+14155550831', sidChar: 'f' });
     expect(toolMessage).toEqual({ role: 'tool', tool_call_id: 'k2', content: JSON.stringify({ digits: '75', ended_by: 'timeout' }) });
     expect(record.status).toBe('completed');
+    // The request played for longer than twice the timeout (from its first audio to its last
+    // mark played back), all of it after the function's call: a timeout counted from the call
+    // would have ended the collection, empty, before the person could press a key.
+    const events = call.person!.events;
+    const asked = events.findIndex((e) => e.type === 'step' && e.detail === `say ${TIMEOUT_QUESTION.name}`);
+    const keysAt = events.find((e) => e.type === 'out:dtmf')!.atMs;
+    const requestStart = events.find((e, i) => i > asked && e.type === 'in:media')!.atMs;
+    const requestEnd = events.filter((e) => e.type === 'out:mark' && e.atMs <= keysAt).at(-1)!.atMs;
+    expect(requestEnd - requestStart).toBeGreaterThan(4_000);
+    expect(keysAt - requestEnd).toBeLessThan(2_000);
+    expect(record.transcript).toContain(`AI: ${LONG_ASK_FOR_KEYS}`);
   }, 90_000);
 });
