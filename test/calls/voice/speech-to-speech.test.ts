@@ -9,29 +9,21 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { concat, silence } from '../../../src/audio/pcm.js';
-import type { ToolCallRecord } from '../../../src/calls/session-types.js';
-import { ToolRunner, toolFunction } from '../../../src/calls/tool-runner.js';
-import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
+import { ToolRunner } from '../../../src/calls/tool-runner.js';
 import { MULTIMODAL_FALLBACK_NOTE, voiceFactory, type AssistantVoiceRow } from '../../../src/calls/voice/factory.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
 import { bargeInRule, endpointRule } from '../../../src/calls/voice/sensitivity.js';
-import type { TranscriptLine } from '../../../src/calls/voice/voice-call.js';
-import type { ChatMessage } from '../../../src/providers/llm/types.js';
-import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
-import { OpenAiRealtime } from '../../../src/providers/realtime/openai/index.js';
-import { ProviderRegistry } from '../../../src/providers/registry.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
 import { CallSession } from '../../../src/calls/session.js';
 import { synthesizer } from '../../../src/providers/tts/synthesize.js';
 import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 import { fixture } from '../../support/audio-fixtures.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
+import { doublesRegistry, MULTIMODAL_ROW, multimodalCall } from '../../support/multimodal-call.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { freeSlotsTool, sessionSettings, voiceRow } from '../../support/voice-session.js';
+import { sessionSettings } from '../../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const PROMPT = 'You are the receptionist of a dental practice.';
@@ -57,61 +49,12 @@ afterAll(async () => {
   await endpoint.close();
 });
 
-const ROW = voiceRow({ mode: 'multimodal', providerVoiceId: 'shimmer' });
-
 function registry(withRealtime = true) {
-  const llm = new OpenAiCompatibleLlm({ baseUrl: voice.llm.baseUrl, apiKey: 'llm-test-key' });
-  return new ProviderRegistry(llm, {
-    tts: [new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' })],
-    realtime: withRealtime ? [new OpenAiRealtime({ url: voice.realtime.url, apiKey: voice.realtime.knobs.apiKey!, connectTimeoutMs: 5000 })] : [],
-  });
+  return doublesRegistry(voice, withRealtime);
 }
 
 function call(rate: 8000 | 16_000, row: Partial<AssistantVoiceRow> = {}, providers = registry()) {
-  const media = new SandboxMedia(rate, systemClock);
-  const recorder = new MemoryTurnRecorder();
-  const messages: ChatMessage[] = [{ role: 'system', content: PROMPT }];
-  const frames: Frame[] = [];
-  const lines: TranscriptLine[] = [];
-  const toolCalls: ToolCallRecord[] = [];
-  const tools = [freeSlotsTool(`${endpoint.url}/free`)];
-  const factory = voiceFactory({ ...ROW, ...row }, providers, { clock: systemClock, log });
-  const vc = factory!(media, {
-    llm: {
-      llm: providers.llm,
-      model: 'double',
-      temperature: 0,
-      messages,
-      tools,
-      specs: [...tools.map(toolFunction), { name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
-      executor: new ToolRunner({ allowPrivate: true, log }),
-      variables: {},
-      onToolCall: (r) => toolCalls.push(r),
-    },
-    tracker: new TurnTracker(recorder, systemClock),
-    tapStages: [],
-  });
-  vc.onFrame((f) => frames.push(f));
-  vc.onLine((l) => lines.push(l));
-  const notes: string[] = [];
-  vc.onNote((n) => notes.push(n));
-  const waitFor = (test: (f: Frame) => boolean, timeoutMs = 15_000) =>
-    new Promise<Frame>((resolve, reject) => {
-      const seen = frames.find(test);
-      if (seen) return resolve(seen);
-      const timer = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms`)), timeoutMs);
-      vc.onFrame((f) => {
-        if (test(f)) {
-          clearTimeout(timer);
-          resolve(f);
-        }
-      });
-    });
-  /** The caller says a fixture (real eSpeak speech), with silence around it. */
-  const speak = (name: string, afterMs = 1200) => media.speak(concat([silence(300, rate), voice.fixture(name, rate), silence(afterMs, rate)]));
-  /** Audio handed to the leg for one turn. */
-  const audioOf = (turn: number) => concat(frames.flatMap((f) => (f.kind === 'audio-out' && f.turn === turn ? [f.samples] : [])));
-  return { vc, media, recorder, messages, frames, lines, notes, toolCalls, waitFor, speak, audioOf };
+  return multimodalCall({ voice, log, prompt: PROMPT, toolEndpoint: endpoint.url, rate, row, providers });
 }
 
 const session = () => voice.realtime.sessions.at(-1)!;
@@ -320,7 +263,7 @@ describe('mode multimodal: a speech-to-speech session instead of the pipeline', 
     const carrier = new SandboxCarrier({ timeScale: 1, voice: synthesizer(tts, 'echo') });
     const leg = carrier.dial({ customer: '+4915100000000', assistant: '', direction: 'outbound' });
     const providers = registry();
-    const made = voiceFactory(ROW, providers, { clock: systemClock, log })!;
+    const made = voiceFactory(MULTIMODAL_ROW, providers, { clock: systemClock, log })!;
     const factory: typeof made = (m, conv) => {
       const vc = made(m, conv);
       if (process.env.VC_DEBUG) vc.onFrame((f) => !/audio/.test(f.kind) && console.log(Date.now() % 100_000, f.kind, f.turn, 'text' in f ? f.text : ''));
