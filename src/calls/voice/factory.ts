@@ -189,6 +189,7 @@ function speechToSpeechFactory(row: AssistantVoiceRow, realtime: RealtimeProvide
       speechToSpeech: stage,
       tracker: conversation.tracker,
       tapStages: conversation.tapStages,
+      keysTaken: conversation.keysTaken,
       inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
       outputStages: ambientStages(row),
       turnTaking: {

@@ -12,6 +12,10 @@
  *
  * Every `dtmf` frame still flows on unchanged, so later stages see each key as it comes.
  * Rules recorded in docs/decisions.md ("Caller key presses on audio calls").
+ *
+ * In `mode: multimodal` the stage stands before the speech-to-speech stage with `opensTurn`
+ * false: the keys' `end-of-turn` is a message the model answers, and its answer opens the reply
+ * turn as it starts (speech-to-speech.ts), as it does for the caller's words.
  */
 import type { Clock, TimerHandle } from '../../telephony/clock.js';
 import type { Frame } from './frames.js';
@@ -29,6 +33,11 @@ export interface KeypadOptions {
   gapMs?: number;
   /** True while another listener (collect-keypad) takes the caller's keys. */
   keysTaken?: () => boolean;
+  /**
+   * The keys' turn opens the assistant's reply (`turn-started`, the floor) at once: the LLM
+   * stage answers it. Default true; false in multimodal mode, where the model's answer opens it.
+   */
+  opensTurn?: boolean;
 }
 
 /** The caller message a run of keys becomes. */
@@ -82,6 +91,7 @@ export class KeypadStage implements Stage {
     const text = keypadText(digits);
     const at = this.options.clock.now();
     this.push({ kind: 'end-of-turn', turn: ctx.turns.current, text, endOfSpeechAt: this.lastAt, at });
+    if (this.options.opensTurn === false) return;
     const turn = ctx.turns.begin();
     this.options.floor.assistantTakes(turn);
     this.push({ kind: 'turn-started', turn, turnKind: 'reply', callerText: text, at });

@@ -200,18 +200,25 @@ export class LlmStage implements Stage {
   private heard(turn: TurnId, heardText: string): void {
     const added = this.turnMessages.get(turn) ?? [];
     this.turnMessages.delete(turn);
-    const messages = this.options.messages;
-    let remaining = heardText.trim();
-    for (const message of added) {
-      const said = message.content ?? '';
-      if (said === '') continue;
-      const keep = said.length <= remaining.length ? said : remaining;
-      remaining = remaining.slice(keep.length).trim();
-      if (keep !== '') message.content = keep;
-      else if (message.tool_calls) message.content = null;
-      else messages.splice(messages.indexOf(message), 1);
-    }
-    // Cut off before the model had finished: what was heard of the streamed text is the answer.
-    if (remaining !== '') messages.push({ role: 'assistant', content: remaining });
+    keepHeard(this.options.messages, added, heardText);
   }
+}
+
+/**
+ * A turn cut off by the caller: its assistant messages (`added`, in `messages`) are cut to the
+ * `heardText` the caller heard, in order; text heard beyond them (streamed, not yet recorded)
+ * becomes an assistant message of its own. Also the speech-to-speech model's record.
+ */
+export function keepHeard(messages: ChatMessage[], added: readonly Extract<ChatMessage, { role: 'assistant' }>[], heardText: string): void {
+  let remaining = heardText.trim();
+  for (const message of added) {
+    const said = message.content ?? '';
+    if (said === '') continue;
+    const keep = said.length <= remaining.length ? said : remaining;
+    remaining = remaining.slice(keep.length).trim();
+    if (keep !== '') message.content = keep;
+    else if (message.tool_calls) message.content = null;
+    else messages.splice(messages.indexOf(message), 1);
+  }
+  if (remaining !== '') messages.push({ role: 'assistant', content: remaining });
 }

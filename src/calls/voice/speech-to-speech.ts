@@ -6,6 +6,7 @@
  * session work unchanged:
  *
  *   audio-in ─▶ [resample to the session's rate] ─▶ session.sendAudio
+ *   end-of-turn `[keypad: 42#]` (keypad.ts, before this stage) ─▶ session.sendText (answered like words)
  *   speech-started / speech-stopped   ◀─ the model's voice detection
  *   end-of-turn (the caller's words)   ◀─ its transcript of the caller (may come after the answer began: `late`)
  *   turn-started, llm-delta, tts-text, tts-audio, tts-spoken, tts-done ◀─ its answer (audio + transcript)
@@ -16,8 +17,7 @@
  * Barge-in stays the core's decision (the model's own `interrupt_response` is off): the model's
  * `speech_started` cuts the assistant off at once, unless `allow_interruptions` is false; with
  * `min_interrupt_words` N the model gives no interim words, so the caller's transcript decides
- * when it arrives (N words or more cut in; "mhm" does not).
- *
+ * when it arrives (N words or more cut in; "mhm" does not). A key cuts it off always (keypad.ts).
  * Fillers are not spoken in this mode (docs/decisions.md): a filler would be a response of its
  * own, racing the tool's answer for the model's single active response.
  *
@@ -30,7 +30,7 @@ import type { ChatMessage } from '../../providers/llm/types.js';
 import type { RealtimeEvent, RealtimeProvider, RealtimeSession, RealtimeSessionOptions } from '../../providers/realtime/types.js';
 import type { TurnKind } from '../turns.js';
 import { wordCount, type Frame, type TurnId } from './frames.js';
-import { END_CALL_FUNCTION, type LlmStageOptions } from './llm.js';
+import { END_CALL_FUNCTION, keepHeard, type LlmStageOptions } from './llm.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { ScriptedReply } from './scripted-reply.js';
 import type { Floor } from './settings.js';
@@ -88,7 +88,7 @@ export class SpeechToSpeechStage implements Stage {
   private continuing = false;
   /** When the caller's last utterance ended, until a turn takes it. */
   private endOfSpeechAt: number | null = null;
-  /** The caller's words that no answer has taken yet. */
+  /** The caller's words (or keys) that no answer has taken yet. */
   private callerText: string | null = null;
   /** A scripted answer to the caller's next turn (wait_for_customer's opening line, the voicemail message). */
   private nextReply: ScriptedReply | null = null;
@@ -132,6 +132,13 @@ export class SpeechToSpeechStage implements Stage {
         // where a phone line sends silence: give the model the silence that ends the utterance.
         this.session?.sendAudio(new Int16Array(Math.round((this.sampleRate * this.trailingSilenceMs) / 1000)));
         break;
+      case 'end-of-turn':
+        // The caller's keys (the keypad stage before this one): a message in text, answered like words.
+        this.options.conversation.messages.push({ role: 'user', content: frame.text });
+        this.callerText = frame.text;
+        this.endOfSpeechAt = frame.endOfSpeechAt;
+        this.whenOpen((s) => s.sendText(frame.text));
+        break;
     }
     push(frame);
   }
@@ -172,9 +179,8 @@ export class SpeechToSpeechStage implements Stage {
   }
 
   private open(turn: TurnId, kind: TurnKind, scripted: boolean, instructions?: string): void {
-    const now = this.ctx!.clock.now();
     this.reserved = { turn, scripted };
-    this.push({ kind: 'turn-started', turn, turnKind: kind, callerText: null, at: now });
+    this.push({ kind: 'turn-started', turn, turnKind: kind, callerText: null, at: this.ctx!.clock.now() });
     this.whenOpen((s) => s.respond(instructions));
   }
 
@@ -393,16 +399,7 @@ export class SpeechToSpeechStage implements Stage {
     const earlier = a.items.slice(0, -1).reduce((sum, item) => sum + item.ms, 0);
     this.session?.interrupt(Math.max(0, heardMs - earlier));
     // The record keeps what was heard (the model's memory: truncated to the same audio).
-    const messages = this.options.conversation.messages;
-    let remaining = heardText.trim();
-    for (const message of a.said) {
-      const said = message.content ?? '';
-      const keep = said.length <= remaining.length ? said : remaining;
-      remaining = remaining.slice(keep.length).trim();
-      if (keep !== '') message.content = keep;
-      else messages.splice(messages.indexOf(message), 1);
-    }
-    if (remaining !== '') messages.push({ role: 'assistant', content: remaining });
+    keepHeard(this.options.conversation.messages, a.said, heardText);
   }
 
   private fail(message: string): void {
@@ -418,8 +415,7 @@ export class SpeechToSpeechStage implements Stage {
       this.answer.over = true;
       this.push({ kind: 'tts-done', turn, at: now });
     }
-    // Stage `llm`: the speech-to-speech model is the call's language model (the note line and
-    // the turn's error name it so).
+    // Stage `llm`: the speech-to-speech model is the call's language model (the note line says so).
     this.push({ kind: 'error', turn, stage: 'llm', message, fatal: true, at: now });
     // The session's status for it: `ended` (src/calls/session.ts, like an LLM failure in the pipeline).
     this.push({ kind: 'hang-up', turn, reason: 'LLM failure', remote: false, at: now });

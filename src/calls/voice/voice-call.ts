@@ -6,7 +6,8 @@
  *                 └─ barge-in rule while the assistant holds the floor └── interruption (heard) ◀┘
  *
  * In `mode: multimodal` one speech-to-speech stage (speech-to-speech.ts) stands where vad … tts
- * are; everything from the output on is the same.
+ * are, after the keypad stage (the caller's keys are a message to the model); everything from
+ * the output on is the same.
  *
  * The session (src/calls/session.ts) owns the call's life (timers, end, result); this class owns
  * the conversation's audio: it feeds the leg's audio and words in, lets the session say scripted
@@ -120,7 +121,8 @@ export class VoiceCall {
     this.output = new OutputStage({ media, clock, floor: this.floor });
     if (this.speechToSpeech) {
       this.stt = null;
-      stages.push(this.speechToSpeech, ...(options.outputStages ?? []), this.output);
+      const keypad = new KeypadStage({ floor: this.floor, clock, keysTaken: options.keysTaken, opensTurn: false });
+      stages.push(keypad, this.speechToSpeech, ...(options.outputStages ?? []), this.output);
     } else {
       this.stt = this.pipelineStages(stages);
     }

@@ -67,6 +67,12 @@ export interface RealtimeSession {
    * `respond` is false: several results of one answer are followed by one `respond()`).
    */
   sendFunctionResult(callId: string, output: string, respond?: boolean): void;
+  /**
+   * A message from the caller in text (their keys, `[keypad: 42#]`), which the model answers:
+   * at once, or once the answer in progress (one the keys just cut off, as a rule) has ended —
+   * the model gives one answer at a time.
+   */
+  sendText(text: string): void;
   /** Asks the model to answer now; `instructions` steer this answer only (e.g. "Say exactly: …"). */
   respond(instructions?: string): void;
   /**

@@ -13,10 +13,10 @@ import { FakeClock } from '../../../src/telephony/clock.js';
 
 const log = pino({ level: 'silent' });
 
-function setup(keysTaken?: () => boolean) {
+function setup(keysTaken?: () => boolean, opensTurn?: boolean) {
   const clock = new FakeClock();
   const floor = new Floor();
-  const p = new Pipeline([new KeypadStage({ floor, clock, keysTaken })], { clock, log });
+  const p = new Pipeline([new KeypadStage({ floor, clock, keysTaken, opensTurn })], { clock, log });
   const out: string[] = [];
   p.onOutput((f: Frame) => {
     if (f.kind === 'dtmf') out.push(`dtmf:${f.digit}`);
@@ -58,6 +58,17 @@ describe('KeypadStage', () => {
     expect(floor.assistantSpeaking).toBe(false);
     await clock.advance(KEYPAD_GAP_MS);
     expect(out.slice(2)).toEqual([`end-of-turn#${speaking}:[keypad: 5]`, `turn-started#${speaking + 1}:reply:[keypad: 5]`]);
+  });
+
+  it('opensTurn false (multimodal: the model\'s answer opens the reply): the keys end the caller\'s turn only; a key still cuts the assistant off', async () => {
+    const { out, press, floor, p } = setup(undefined, false);
+    const speaking = p.turns.begin();
+    floor.assistantTakes(speaking);
+    press('4');
+    press('#');
+    expect(out).toEqual(['dtmf:4', `cancel#${speaking}:barge-in`, 'dtmf:#', `end-of-turn#${speaking}:[keypad: 4#]`]);
+    expect(floor.assistantSpeaking).toBe(false);
+    expect(p.turns.current).toBe(speaking);
   });
 
   it('leaves keys a collect-keypad tool takes to it: no turn, the frames still flow', async () => {

@@ -195,6 +195,39 @@ describe('OpenAI Realtime adapter against the Realtime double', () => {
     await session.close();
   });
 
+  it("sendText: the caller's keys as a user message in text, answered at once when the model is free", async () => {
+    double.on('[keypad: 42#]', { text: 'Forty-two, noted.' });
+    const { session, events, next } = await open();
+    session.sendText('[keypad: 42#]');
+    expect(await next((e) => e.type === 'assistant-transcript')).toMatchObject({ text: 'Forty-two, noted.' });
+    const received = double.sessions.at(-1)!.received.filter((e) => e.type !== 'session.update');
+    expect(received).toEqual([
+      { type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '[keypad: 42#]' }] } },
+      { type: 'response.create' },
+    ]);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    await session.close();
+  });
+
+  it('sendText during an answer (the keys just cut it off) holds the response.create until that answer is done', async () => {
+    double.on('[keypad: 1#]', { text: 'Option one.' });
+    double.knobs.chunkDelayMs = 20;
+    const { session, events, next } = await open();
+    session.respond('Say exactly: Press one for opening hours, or two for an appointment.');
+    await next((e) => e.type === 'audio');
+    session.interrupt(40);
+    session.sendText('[keypad: 1#]');
+    expect(await next((e) => e.type === 'assistant-transcript')).toMatchObject({ text: 'Option one.' });
+    const types = double.sessions.at(-1)!.received.map((e) => e.type);
+    expect(types.slice(types.indexOf('response.cancel'))).toEqual(['response.cancel', 'conversation.item.truncate', 'conversation.item.create', 'response.create']);
+    // The second answer was asked for only after the first one's response.done (the double refuses a second active one).
+    const done = events.findIndex((e) => e.type === 'response-done');
+    expect(events[done]).toMatchObject({ status: 'cancelled' });
+    expect(events.filter((e, i) => e.type === 'response-started' && i > done)).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    await session.close();
+  });
+
   it('without turn detection the model does not answer by itself; respond() makes it answer', async () => {
     const { session, events, next } = await open({ ...options, turnDetection: null });
     expect(double.sessions.at(-1)!.session.audio.input.turn_detection).toBeNull();

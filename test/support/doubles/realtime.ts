@@ -12,10 +12,11 @@
  *     answer, ~100 ms chunks) and response.output_audio_transcript.delta, …done, response.output_item.done,
  *     response.done {response: {status}}; a tool call as response.function_call_arguments.delta/.done
  *   ← response.create (optionally `instructions: "Say exactly: …"`), conversation.item.create
- *     {function_call_output} (round N+1 of the script), response.cancel (→ response.done cancelled,
+ *     {function_call_output} (round N+1 of the script) or {message, role user, input_text} (the
+ *     script answers its text like a transcript), response.cancel (→ response.done cancelled,
  *     or the error `response_cancel_not_active`), conversation.item.truncate → conversation.item.truncated
  *
- * Answers come from a ScriptBook keyed on the caller's last transcript (`on(text, ...rounds)`).
+ * Answers come from a ScriptBook keyed on the caller's last transcript or text message (`on(text, ...rounds)`).
  * Knobs: the key, refusing every key, pacing between audio chunks, time to the first delta,
  * closing mid-answer, an error instead of session.updated.
  */
@@ -162,6 +163,11 @@ class RealtimeConnection {
         return void this.respond(event.response?.instructions);
       case 'conversation.item.create':
         if (event.item?.type === 'function_call_output') this.round++;
+        // A user message in text (the caller's keys): the next answer is the script's for its text.
+        if (event.item?.type === 'message' && event.item.role === 'user') {
+          this.lastTranscript = (event.item.content ?? []).map((c: { text?: string }) => c.text ?? '').join('');
+          this.round = 0;
+        }
         return this.send({ type: 'conversation.item.added', previous_item_id: null, item: { id: id('item'), object: 'realtime.item', status: 'completed', ...event.item } });
       case 'response.cancel':
         if (!this.active) return this.error('Cancellation failed: no active response found', 'response_cancel_not_active', event.event_id);

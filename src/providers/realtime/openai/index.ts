@@ -13,6 +13,8 @@
  *     response.output_audio_transcript.delta / .done, response.function_call_arguments.done
  *     {call_id, name, arguments}, response.done {response: {status}}
  *   → conversation.item.create {item: {type: "function_call_output", call_id, output}} + response.create
+ *   → conversation.item.create {item: {type: "message", role: "user", content: [{type: "input_text",
+ *        text}]}} + response.create, held until the answer in progress is done (the caller's keys)
  *   → response.cancel + conversation.item.truncate {item_id, content_index: 0, audio_end_ms} (barge-in)
  *
  * Audio: 24 kHz PCM16 (`audio/pcm`) or, for telephony, 8 kHz G.711 μ-law (`audio/pcmu`) encoded
@@ -98,6 +100,10 @@ class OpenAiRealtimeSession implements RealtimeSession {
   private closing = false;
   private gone = false;
   private activeResponse: string | null = null;
+  /** A response.create sent and not yet created (the server refuses a second one meanwhile). */
+  private requested = false;
+  /** The caller's text waits for the answer in progress to end before it is answered. */
+  private answerTextAfter = false;
   /** The assistant audio item last heard of, and how much audio (ms) it has produced. */
   private audioItem: { id: string; ms: number } | null = null;
   private readonly closed: Promise<void>;
@@ -151,7 +157,14 @@ class OpenAiRealtimeSession implements RealtimeSession {
     if (respond) this.respond();
   }
 
+  sendText(text: string): void {
+    this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+    if (this.activeResponse !== null || this.requested) this.answerTextAfter = true;
+    else this.respond();
+  }
+
   respond(instructions?: string): void {
+    this.requested = true;
     this.send(instructions ? { type: 'response.create', response: { instructions } } : { type: 'response.create' });
   }
 
@@ -211,6 +224,7 @@ class OpenAiRealtimeSession implements RealtimeSession {
         return this.emit({ type: 'caller-transcript', text: String(event.transcript ?? '').trim() });
       case 'response.created':
         this.activeResponse = String(event.response?.id ?? '');
+        this.requested = false;
         // A barge-in from now on cuts this answer's audio, not an earlier one's.
         this.audioItem = null;
         return this.emit({ type: 'response-started', responseId: this.activeResponse });
@@ -235,7 +249,13 @@ class OpenAiRealtimeSession implements RealtimeSession {
         const id = String(event.response?.id ?? '');
         if (this.activeResponse === id) this.activeResponse = null;
         const status = event.response?.status;
-        return this.emit({ type: 'response-done', responseId: id, status: status === 'cancelled' || status === 'failed' || status === 'incomplete' ? status : 'completed' });
+        this.emit({ type: 'response-done', responseId: id, status: status === 'cancelled' || status === 'failed' || status === 'incomplete' ? status : 'completed' });
+        // The caller's text is answered now, unless the core asked for another answer first (function outputs).
+        if (this.answerTextAfter && this.activeResponse === null && !this.requested) {
+          this.answerTextAfter = false;
+          this.respond();
+        }
+        return;
       }
       case 'error': {
         const message = `realtime: ${event.error?.message ?? 'error'}`;
@@ -243,6 +263,8 @@ class OpenAiRealtimeSession implements RealtimeSession {
         if (!this.ready) return this.fail(message);
         // Cancelling an answer that has just finished is harmless.
         if (event.error?.code === 'response_cancel_not_active') return;
+        // Our response.create lost to one the server's turn detection started.
+        if (event.error?.code === 'conversation_already_has_active_response') this.requested = false;
         return this.emit({ type: 'error', message, fatal: false });
       }
       default:
