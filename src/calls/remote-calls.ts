@@ -67,10 +67,8 @@ export class RemoteCalls {
 
   /** Starts hearing answering-machine verdicts posted to other instances. */
   async start(): Promise<void> {
-    const connectionString = (this.ctx.database.pool as unknown as { options: { connectionString?: string } }).options.connectionString;
-    if (!connectionString) return;
     this.listener = new PgListener({
-      connectionString,
+      connectionString: this.ctx.database.url,
       channel: ANSWERED_BY_CHANNEL,
       applicationName: 'switchboard-calls-listen',
       log: this.log,

@@ -10,6 +10,8 @@ export function rowsOf<T>(res: { rows: unknown[] }): T[] {
 }
 
 export interface Database {
+  /** The connection string the pools were made with: parts open their own connections from it (LISTEN, their own pools). */
+  url: string;
   pool: pg.Pool;
   db: Db;
   /**
@@ -54,6 +56,7 @@ export function connect(url: string, opts: { max?: number; applicationName?: str
   const db = drizzle(pool, { schema });
   let closed = false;
   return {
+    url,
     pool,
     db,
     genericPlans,

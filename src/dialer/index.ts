@@ -3,7 +3,6 @@
  * freed call slots and sweeps running campaigns (src/dialer/dialer.ts). Every instance runs
  * one; they coordinate through the database only.
  */
-import pg from 'pg';
 import type { AppContext } from '../context.js';
 import { connect } from '../db/pool.js';
 import type { BackgroundPart } from '../parts.js';
@@ -29,8 +28,8 @@ export function dialerPart(ctx: AppContext): BackgroundPart | null {
   if (!events) return null;
   // Its own small pool: claiming the next leads must not queue behind the live calls'
   // database work in the shared pool (a slot freeing would otherwise wait for a connection).
-  const url = (ctx.database.pool.options as pg.PoolConfig).connectionString;
-  const database = connect(url!, { max: DIALER_POOL_SIZE, applicationName: 'switchboard-dialer' });
+  const { url } = ctx.database;
+  const database = connect(url, { max: DIALER_POOL_SIZE, applicationName: 'switchboard-dialer' });
   const dialer = new Dialer({
     db: database.db,
     log: ctx.log.child({ part: 'dialer' }),
