@@ -10,7 +10,6 @@ export type AccountErrorKind =
   | 'phone-taken'
   | 'token-not-found'
   | 'number-not-found'
-  | 'invalid-carrier-sid'
   | 'carrier-account-not-found'
   | 'admin-token-from-env';
 

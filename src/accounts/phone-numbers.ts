@@ -16,6 +16,19 @@ export const PHONE_CARRIERS = ['sandbox', 'twilio'] as const;
 export type PhoneCarrier = (typeof PHONE_CARRIERS)[number];
 /** Twilio's id of an incoming phone number. */
 export const TWILIO_NUMBER_SID = /^PN[0-9a-fA-F]{32}$/;
+
+/**
+ * Why `sid` cannot be the carrier's id of a `carrier` number, or null when it can (null = none
+ * given). Twilio's is optional — calls find a number by its E.164 text — but must be a PN… sid
+ * when given; a sandbox number has no carrier id, so one given there is a mistake (most likely a
+ * forgotten `carrier: twilio`) and refused rather than stored or dropped. The admin API's schema
+ * and the CLI both apply it, before anything is written.
+ */
+export function carrierSidProblem(carrier: PhoneCarrier, sid: string | null): 'format' | 'prohibited' | null {
+  if (sid === null) return null;
+  if (carrier === 'sandbox') return 'prohibited';
+  return TWILIO_NUMBER_SID.test(sid) ? null : 'format';
+}
 export type PhoneNumberType = (typeof PHONE_NUMBER_TYPES)[number];
 
 export interface PhoneNumberSummary {
@@ -39,7 +52,7 @@ export interface NewPhoneNumber {
   countryCode?: string;
   /** Default `sandbox`. */
   carrier?: PhoneCarrier;
-  /** The carrier's id of the number (Twilio: `PN…`). */
+  /** The carrier's id of the number (Twilio: `PN…`), checked by the caller with carrierSidProblem. */
   carrierSid?: string | null;
 }
 
@@ -49,9 +62,6 @@ export async function addPhoneNumber(db: Db, input: NewPhoneNumber, region: stri
   const e164 = toE164(input.phoneNumber, region);
   if (!e164) throw new AccountError('invalid-phone', 'Invalid phone number');
   const carrier = input.carrier ?? 'sandbox';
-  if (input.carrierSid && carrier === 'twilio' && !TWILIO_NUMBER_SID.test(input.carrierSid)) {
-    throw new AccountError('invalid-carrier-sid', 'The carrier sid field format is invalid.');
-  }
   // The unique index decides (two admins adding the same number at once both reach the insert).
   const [row] = await db
     .insert(phoneNumbers)

@@ -2,7 +2,7 @@
 import { rotateAdminToken } from '../accounts/admin-token.js';
 import { issueToken, listTokens, revokeToken } from '../accounts/api-tokens.js';
 import { AccountError } from '../accounts/errors.js';
-import { addPhoneNumber, listPhoneNumbers, removePhoneNumber, type PhoneCarrier, type PhoneNumberType } from '../accounts/phone-numbers.js';
+import { addPhoneNumber, carrierSidProblem, listPhoneNumbers, removePhoneNumber, type PhoneCarrier, type PhoneNumberType } from '../accounts/phone-numbers.js';
 import { createUser, disableUser, enableUser, listUsers, requireUser, type UserSummary } from '../accounts/users.js';
 import { addVoice, listVoices, type VoiceMode } from '../accounts/voices.js';
 import { CliError, withDatabase, type Session } from './session.js';
@@ -101,11 +101,16 @@ function numberRecord(n: { id: number; userId: number; phoneNumber: string; coun
 
 export async function numbersAdd(s: Session, ref: string, phoneNumber: string, opts: { type: PhoneNumberType; country?: string; carrier?: PhoneCarrier; carrierSid?: string }) {
   if (opts.country !== undefined && !/^[A-Za-z]{2}$/.test(opts.country)) throw new CliError(`--country takes a two-letter code such as DE, not ${opts.country}`);
+  const carrier = opts.carrier ?? 'sandbox';
+  const carrierSid = opts.carrierSid || null; // `--carrier-sid ""` is no sid, as in the admin API
+  const sidProblem = carrierSidProblem(carrier, carrierSid);
+  if (sidProblem === 'prohibited') throw new CliError(`--carrier-sid is only for --carrier twilio (this number's carrier is ${carrier})`);
+  if (sidProblem === 'format') throw new CliError(`--carrier-sid takes Twilio's number sid, PN and 32 hex digits, not ${carrierSid}`);
   await withDatabase(s, async ({ database, out, config }) => {
     const user = await requireUser(database.db, ref);
     const number = await addPhoneNumber(
       database.db,
-      { userId: user.id, phoneNumber, typeLabel: opts.type, countryCode: opts.country, carrier: opts.carrier, carrierSid: opts.carrierSid },
+      { userId: user.id, phoneNumber, typeLabel: opts.type, countryCode: opts.country, carrier, carrierSid },
       config.DEFAULT_PHONE_REGION,
     );
     out.record(numberRecord(number));

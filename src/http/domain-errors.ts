@@ -31,8 +31,6 @@ function accountErrorToHttp(err: AccountError): HttpError {
     case 'invalid-phone':
     case 'phone-taken':
       return fieldError('phone_number', err.message);
-    case 'invalid-carrier-sid':
-      return fieldError('carrier_sid', err.message);
     case 'carrier-account-not-found':
       return notFound(err.message);
     default:

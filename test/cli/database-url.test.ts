@@ -101,6 +101,8 @@ describe('switchboard CLI with DATABASE_URL', () => {
   it('answers bad input with a message and exit code, never a stack trace', async () => {
     const cases: [string[], RegExp][] = [
       [['numbers', 'add', '1', '12'], /Invalid phone number/],
+      [['numbers', 'add', '1', '+14155550199', '--carrier-sid', 'PN' + 'a'.repeat(32)], /--carrier-sid is only for --carrier twilio/],
+      [['numbers', 'add', '1', '+14155550199', '--carrier', 'twilio', '--carrier-sid', 'PN123'], /PN and 32 hex digits, not PN123/],
       [['users', 'disable', 'nobody@example.test'], /User not found: nobody@example.test/],
       [['tokens', 'revoke', '0'], /expected a whole number/],
       [['tokens', 'revoke', '99999'], /No active token 99999/],

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { issueToken, listTokens, revokeToken } from '../../accounts/api-tokens.js';
 import { AccountError } from '../../accounts/errors.js';
-import { getTwilioAccount, removeTwilioAccount, setTwilioAccount, type TwilioAccountSummary } from '../../accounts/carrier-accounts.js';
+import { getTwilioAccount, removeTwilioAccount, setTwilioAccount } from '../../accounts/carrier-accounts.js';
 import { addPhoneNumber, listPhoneNumbers } from '../../accounts/phone-numbers.js';
 import { purposeKey } from '../../lib/secrets.js';
 import { createUser, disableUser, enableUser, findUser, listUsers } from '../../accounts/users.js';
@@ -22,19 +22,12 @@ import {
   createVoiceBody,
   serializeAdminPhoneNumber,
   serializeAdminUser,
+  serializeTwilioAccount,
   setTwilioAccountBody,
   tokenParams,
   twilioAccountSchema,
   userIdParam,
 } from './schemas.js';
-
-const serializeTwilioAccount = (a: TwilioAccountSummary): z.infer<typeof twilioAccountSchema> => ({
-  account_sid: a.accountSid,
-  api_key_sid: a.apiKeySid,
-  auth_token_hint: a.secretHint,
-  created_at: isoMicro(a.createdAt)!,
-  updated_at: isoMicro(a.updatedAt)!,
-});
 
 const tags = ['admin'];
 

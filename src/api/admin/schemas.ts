@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { UserSummary } from '../../accounts/users.js';
 import { isoMicro } from '../../db/time.js';
-import { PHONE_CARRIERS, PHONE_NUMBER_TYPES, type PhoneNumberSummary } from '../../accounts/phone-numbers.js';
+import type { TwilioAccountSummary } from '../../accounts/carrier-accounts.js';
+import { carrierSidProblem, PHONE_CARRIERS, PHONE_NUMBER_TYPES, type PhoneNumberSummary } from '../../accounts/phone-numbers.js';
 import { phoneNumberSchema, serializePhoneNumber } from '../reference/serializers.js';
 import { VOICE_MODES } from '../../accounts/voices.js';
 import { pathId } from '../toolkit/route.js';
@@ -19,7 +20,12 @@ export const createPhoneNumberBody = z.object({
   country_code: v.string({ max: 2 }).optional(),
   type_label: v.enum(PHONE_NUMBER_TYPES),
   carrier: v.enum(PHONE_CARRIERS).optional(),
-  carrier_sid: v.string({ max: 64 }).optional().nullable(),
+  carrier_sid: v.emptyAsNull(v.string({ max: 64 })),
+}).superRefine((body, ctx) => {
+  const problem = carrierSidProblem(body.carrier ?? 'sandbox', body.carrier_sid ?? null);
+  if (problem === 'format') ctx.addIssue({ code: 'custom', path: ['carrier_sid'], message: msg.format });
+  // Laravel's prohibited_unless:carrier,twilio, in its words.
+  if (problem === 'prohibited') ctx.addIssue({ code: 'custom', path: ['carrier_sid'], message: 'The :attribute field is prohibited unless carrier is in twilio.' });
 });
 
 /** A number as the admin sees it: the user's shape (spec 2.6) plus its carrier. */
@@ -32,14 +38,18 @@ export function serializeAdminPhoneNumber(n: PhoneNumberSummary): z.infer<typeof
   return { ...serializePhoneNumber(n), carrier: n.carrier, carrier_sid: n.carrierSid };
 }
 
-const twilioSid = (prefix: string) => v.string({ max: 64 }).regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), { error: msg.format });
+const twilioSid = (prefix: string) => v.filled({ max: 64 }).regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), { error: msg.format });
 
-/** Twilio credentials of an account: the auth token always (Twilio signs its callbacks with it), an API key optionally for REST. */
+/**
+ * Twilio credentials of an account: the auth token always (Twilio signs its callbacks with it, and
+ * an empty one would make every callback fail verification), an API key optionally for REST. An
+ * empty optional field counts as not sent.
+ */
 export const setTwilioAccountBody = z.object({
   account_sid: twilioSid('AC'),
-  auth_token: v.string({ max: 128 }),
-  api_key_sid: twilioSid('SK').optional().nullable(),
-  api_key_secret: v.string({ max: 128 }).optional().nullable(),
+  auth_token: v.filled({ max: 128 }),
+  api_key_sid: v.emptyAsNull(twilioSid('SK')),
+  api_key_secret: v.emptyAsNull(v.filled({ max: 128 })),
 }).superRefine((body, ctx) => {
   // Laravel's required_with, both ways: a key is useless without its secret.
   if (body.api_key_sid && !body.api_key_secret) ctx.addIssue({ code: 'custom', path: ['api_key_secret'], message: 'The :attribute field is required when api key sid is present.' });
@@ -53,6 +63,16 @@ export const twilioAccountSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+
+export function serializeTwilioAccount(a: TwilioAccountSummary): z.infer<typeof twilioAccountSchema> {
+  return {
+    account_sid: a.accountSid,
+    api_key_sid: a.apiKeySid,
+    auth_token_hint: a.secretHint,
+    created_at: isoMicro(a.createdAt)!,
+    updated_at: isoMicro(a.updatedAt)!,
+  };
+}
 
 /** Who speaks a voice (issue 19): the local voice, or a vendor with its own voice id. */
 export const VOICE_PROVIDERS = ['local', 'elevenlabs', 'openai'] as const;

@@ -158,6 +158,20 @@ export const v = {
     const s = z.string(e(msg.string)).refine(isStorableText, e(msg.format)) as unknown as z.ZodString;
     return bounded(s, opts, stringWords, false);
   },
+  /**
+   * A string that must not be empty, optionally bounded: `""` reads "The X field is required."
+   * (CONTRACT: empty strings count as missing, Laravel's ConvertEmptyStringsToNull + required).
+   */
+  filled(opts: { max?: number } = {}) {
+    return v.string(opts).min(1, { error: msg.required, abort: true });
+  },
+  /**
+   * An optional string where `""` counts as not sent (null), as Laravel's ConvertEmptyStringsToNull
+   * reads it for a nullable field; null and a missing key stay as they are.
+   */
+  emptyAsNull<T extends z.ZodType>(schema: T) {
+    return z.preprocess((x) => (x === '' ? null : x), schema.nullable().optional());
+  },
   /** A JSON integer (no strings), optionally bounded. */
   int(opts: Bounds = {}) {
     return bounded(z.number(e(msg.integer)).int(e(msg.integer)), opts, numberWords);

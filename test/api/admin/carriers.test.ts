@@ -49,6 +49,41 @@ describe('admin: phone numbers with a carrier', () => {
     expect(taken.body.errors).toEqual({ phone_number: ['The phone number has already been taken.'] });
     expect((await t.admin.get(`/api/admin/users/${bob.id}/phone-numbers`)).body.data).toEqual([]);
   });
+
+  it('checks carrier_sid in the request: PN + 32 hex for twilio, none on sandbox, "" as not sent', async () => {
+    const add = (n: number, fields: object) =>
+      t.admin.post(`/api/admin/users/${bob.id}/phone-numbers`, { phone_number: `+1415555070${n}`, type_label: 'Normal', ...fields });
+    const sidError = async (n: number, fields: object) => {
+      const res = await add(n, fields);
+      expect(res.status, JSON.stringify(fields)).toBe(422);
+      return res.body.errors.carrier_sid;
+    };
+    // Twilio's sid is exactly 34 characters; one off either way, or another prefix, is not one.
+    expect(await sidError(0, { carrier: 'twilio', carrier_sid: 'PN' + 'a'.repeat(31) })).toEqual(['The carrier sid field format is invalid.']);
+    expect(await sidError(0, { carrier: 'twilio', carrier_sid: 'PN' + 'a'.repeat(33) })).toEqual(['The carrier sid field format is invalid.']);
+    expect(await sidError(0, { carrier: 'twilio', carrier_sid: 'PX' + 'a'.repeat(32) })).toEqual(['The carrier sid field format is invalid.']);
+    expect(await sidError(0, { carrier: 'twilio', carrier_sid: 'PN' + 'g'.repeat(32) })).toEqual(['The carrier sid field format is invalid.']);
+    // 64 characters is within the length limit (and still no sid), 65 is over it.
+    expect(await sidError(0, { carrier: 'twilio', carrier_sid: 'PN' + 'a'.repeat(62) })).toEqual(['The carrier sid field format is invalid.']);
+    expect(await sidError(0, { carrier: 'twilio', carrier_sid: 'PN' + 'a'.repeat(63) })).toContain('The carrier sid field must not be greater than 64 characters.');
+    // A sid on a sandbox number (carrier left out, or named) is a forgotten `carrier: twilio`.
+    expect(await sidError(0, { carrier_sid: PN })).toEqual(['The carrier sid field is prohibited unless carrier is in twilio.']);
+    expect(await sidError(0, { carrier: 'sandbox', carrier_sid: 'anything' })).toEqual(['The carrier sid field is prohibited unless carrier is in twilio.']);
+    expect(await sidError(0, { carrier: 'twilio', carrier_sid: 42 })).toEqual(['The carrier sid field must be a string.']);
+    // Input errors come before the account lookup, as in Laravel.
+    const unknownUser = await t.admin.post('/api/admin/users/999999/phone-numbers', { phone_number: '+14155550700', type_label: 'Normal', carrier_sid: PN });
+    expect(unknownUser.status).toBe(422);
+    expect((await t.admin.get(`/api/admin/users/${bob.id}/phone-numbers`)).body.data).toEqual([]);
+
+    // "" and null are no sid, on either carrier; upper-case hex is Twilio's too.
+    expect((await add(1, { carrier: 'twilio', carrier_sid: '' })).body.data).toMatchObject({ carrier: 'twilio', carrier_sid: null });
+    expect((await add(2, { carrier: 'sandbox', carrier_sid: '' })).body.data).toMatchObject({ carrier: 'sandbox', carrier_sid: null });
+    expect((await add(3, { carrier_sid: null })).body.data).toMatchObject({ carrier: 'sandbox', carrier_sid: null });
+    const upper = 'PN' + 'ABCDEF0123456789'.repeat(2);
+    expect((await add(4, { carrier: 'twilio', carrier_sid: upper })).body.data).toMatchObject({ carrier: 'twilio', carrier_sid: upper });
+    const stored = (await t.admin.get(`/api/admin/users/${bob.id}/phone-numbers`)).body.data;
+    expect(stored.map((n: { carrier_sid: string | null }) => n.carrier_sid)).toEqual([null, null, null, upper]);
+  });
 });
 
 describe("admin: an account's Twilio credentials", () => {
@@ -84,6 +119,53 @@ describe("admin: an account's Twilio credentials", () => {
     expect(noSecret.body.errors).toEqual({ api_key_secret: ['The api key secret field is required when api key sid is present.'] });
   });
 
+  it('refuses empty and over-long credentials, and keeps what was stored', async () => {
+    const url = `/api/admin/users/${bob.id}/carriers/twilio`;
+    const errorsOf = async (body: object) => {
+      const res = await t.admin.put(url, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.message).toEqual(expect.any(String));
+      return res.body.errors;
+    };
+    // An empty auth token would make every callback of the account fail verification (403).
+    expect(await errorsOf({ account_sid: AC, auth_token: '' })).toEqual({ auth_token: ['The auth token field is required.'] });
+    expect(await errorsOf({ account_sid: '', auth_token: 'x' })).toEqual({ account_sid: ['The account sid field is required.'] });
+    expect(await errorsOf({ account_sid: AC, auth_token: null })).toEqual({ auth_token: ['The auth token field is required.'] });
+    // account_sid: AC and 32 hex digits, 34 characters.
+    for (const sid of ['AC' + '1'.repeat(31), 'AC' + '1'.repeat(33), 'SK' + '1'.repeat(32), 'AC' + 'z'.repeat(32), ' ' + AC]) {
+      expect(await errorsOf({ account_sid: sid, auth_token: 'x' })).toEqual({ account_sid: ['The account sid field format is invalid.'] });
+    }
+    // The secrets: 128 characters fit, 129 do not.
+    expect(await errorsOf({ account_sid: AC, auth_token: 'x'.repeat(129) })).toEqual({ auth_token: ['The auth token field must not be greater than 128 characters.'] });
+    expect(await errorsOf({ account_sid: AC, auth_token: 'x', api_key_sid: SK, api_key_secret: 'y'.repeat(129) })).toEqual({
+      api_key_secret: ['The api key secret field must not be greater than 128 characters.'],
+    });
+    // An empty key secret is no secret: the key then lacks one.
+    expect(await errorsOf({ account_sid: AC, auth_token: 'x', api_key_sid: SK, api_key_secret: '' })).toEqual({
+      api_key_secret: ['The api key secret field is required when api key sid is present.'],
+    });
+    expect(await errorsOf({ account_sid: AC, auth_token: 'x', api_key_sid: 'SK123', api_key_secret: 'y' })).toEqual({ api_key_sid: ['The api key sid field format is invalid.'] });
+    expect((await t.admin.get(url)).status).toBe(404);
+
+    const longest = { account_sid: AC.toUpperCase(), auth_token: 'x'.repeat(127) + 'Z', api_key_sid: SK, api_key_secret: 'y'.repeat(128) };
+    const put = await t.admin.put(url, longest);
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ account_sid: longest.account_sid, api_key_sid: SK, auth_token_hint: '••••xxxZ' });
+    const key = purposeKey(t.config, 'credentials');
+    expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({
+      accountSid: longest.account_sid, authToken: longest.auth_token, apiKeySid: SK, apiKeySecret: longest.api_key_secret,
+    });
+    // Empty optional fields count as not sent: the key goes, the auth token stays.
+    const withoutKey = await t.admin.put(url, { account_sid: AC, auth_token: 'x'.repeat(128), api_key_sid: '', api_key_secret: '' });
+    expect(withoutKey.status).toBe(200);
+    expect(withoutKey.body.data).toMatchObject({ account_sid: AC, api_key_sid: null });
+    expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({ accountSid: AC, authToken: 'x'.repeat(128) });
+    // A refused replacement leaves the stored credentials alone.
+    await errorsOf({ account_sid: AC, auth_token: '' });
+    expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({ accountSid: AC, authToken: 'x'.repeat(128) });
+    expect((await t.admin.delete(url)).status).toBe(200);
+  });
+
   it("is one user's: another user's credentials are separate, unknown users 404, user tokens 401", async () => {
     expect((await t.admin.get(`/api/admin/users/${bob.id}/carriers/twilio`)).status).toBe(404);
     expect((await t.admin.get(`/api/admin/users/${bob.id}/carriers/twilio`)).body).toEqual({ message: 'Twilio account not found.' });
@@ -92,8 +174,12 @@ describe("admin: an account's Twilio credentials", () => {
     for (const who of [alice, bob, t.anonymous]) {
       expect((await who.get(`/api/admin/users/${alice.id}/carriers/twilio`)).status).toBe(401);
       expect((await who.put(`/api/admin/users/${alice.id}/carriers/twilio`, { account_sid: AC, auth_token: 'x'.repeat(32) })).status).toBe(401);
+      expect((await who.delete(`/api/admin/users/${alice.id}/carriers/twilio`)).status).toBe(401);
     }
+    // Removing Bob's (he has none) and an unknown user's leaves Alice's in place.
     expect((await t.admin.delete(`/api/admin/users/${bob.id}/carriers/twilio`)).status).toBe(404);
+    expect((await t.admin.delete('/api/admin/users/999999/carriers/twilio')).status).toBe(404);
+    expect(await openTwilioAccount(t.service.ctx.database.db, purposeKey(t.config, 'credentials'), alice.id)).toMatchObject({ accountSid: AC });
     const removed = await t.admin.delete(`/api/admin/users/${alice.id}/carriers/twilio`);
     expect(removed.body).toEqual({ message: 'Twilio account removed' });
     expect((await t.admin.get(`/api/admin/users/${alice.id}/carriers/twilio`)).status).toBe(404);
