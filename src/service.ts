@@ -219,6 +219,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
           await part.start();
           parts.push(part);
         }
+        ctx.services.callEvents.allSubscribed();
       } finally {
         await startup.query('SELECT pg_advisory_unlock($1)', [PARTS_STARTUP_LOCK]).catch(() => undefined);
         startup.release();

@@ -23,8 +23,20 @@ export type CallFinishedHandler = (event: CallFinished) => Promise<void>;
 
 export class CallFinishedEvents {
   private readonly queues: string[] = [];
+  private markAllSubscribed!: () => void;
+  /**
+   * Resolves once every consumer of this process has subscribed (`allSubscribed`). An event
+   * goes only to the queues subscribed when it is emitted, so whatever emits on its own
+   * schedule rather than from a call (the recovery sweep) waits for this first.
+   */
+  readonly whenAllSubscribed: Promise<void> = new Promise((resolve) => (this.markAllSubscribed = resolve));
 
   constructor(private readonly boss: PgBoss) {}
+
+  /** Called by the composition root once every part has started, i.e. every consumer has subscribed. */
+  allSubscribed(): void {
+    this.markAllSubscribed();
+  }
 
   /** Registers a consumer queue and starts working it. Call at start-up, before calls run. */
   async subscribe(queue: string, handler: CallFinishedHandler, opts: { batchSize?: number; pollingIntervalSeconds?: number } = {}): Promise<void> {

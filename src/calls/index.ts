@@ -24,8 +24,6 @@ declare module '../context.js' {
   }
 }
 
-/** First recovery sweep after start-up: late enough for every consumer to have subscribed. */
-const FIRST_SWEEP_MS = 2_000;
 const SWEEP_INTERVAL_MS = 10_000;
 
 declare module '../context.js' {
@@ -70,8 +68,16 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
         heartbeat(pool, ctx.instanceId).catch(heartbeatFailed);
       }, HEARTBEAT_INTERVAL_MS);
       heartbeatTimer.unref();
-      timers.push(setTimeout(sweep, FIRST_SWEEP_MS), setInterval(sweep, SWEEP_INTERVAL_MS));
-      for (const t of timers) t.unref();
+      // The first sweep once every consumer of this process has subscribed (the parts after this
+      // one start later): an event reaches only the queues subscribed when it is emitted, so a call
+      // ended before the webhook part subscribed had no webhook, for good (a fixed 2 s guessed it).
+      void (events?.whenAllSubscribed ?? Promise.resolve()).then(() => {
+        if (stopped) return;
+        sweep();
+        const every = setInterval(sweep, SWEEP_INTERVAL_MS);
+        every.unref();
+        timers.push(every);
+      });
     },
     async quiesce() {
       engine.beginShutdown();
