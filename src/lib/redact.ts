@@ -6,6 +6,9 @@
  * (`+…`, digit groups allowed), our API tokens (`sb_…` as minted), webhook secrets
  * (`whsec_…`), bearer/basic credentials and SHA-256 hex digests (token hashes).
  *
+ * Every text is cut to MAX_LOGGED_CHARS first, and every rule is linear in the text's length: a
+ * hostile string (a megabyte of digits after a `+`) costs the event loop next to nothing.
+ *
  * For LOGS only: API responses carry e-mail addresses and phone numbers legitimately, and
  * nothing here touches them. src/logger.ts applies it to every finished log line (pino's
  * `streamWrite` hook) and derives pino's `redact` paths from SECRET_FIELDS.
@@ -144,16 +147,36 @@ export function redactPaths(): string[] {
   return [...new Set(paths)];
 }
 
-/** Text rules, in order: URLs first (so `user:pass@host` is not taken for an e-mail address). */
-const URL_RULES: [RegExp, string][] = [
+/**
+ * A URL's scheme and `://`, as `\b[a-z][a-z0-9+.-]*:\/\/` finds it, but tried only where a run of
+ * scheme characters begins, and only when the run is followed by `://` (checked once): the plain
+ * pattern rescans the run from every letter after a `.`, `+` or `-` in it, quadratic on a long
+ * run (`a.a.a.…`). The scheme starts at the run's first letter that has a word boundary before
+ * it, as with `\b`; the characters of the run before that letter are kept with it.
+ */
+const SCHEME = String.raw`(?<![a-z0-9+.-])(?=[a-z0-9+.-]*:\/\/)(?:(?<!\w)[a-z]|[a-z0-9+.-]*?[+.-][a-z])[a-z0-9+.-]*:\/\/`;
+
+/**
+ * Removes group 2 (a query string) when there is one. The rules that use it match the text before
+ * a query also when none follows, so a failed search consumes that text instead of starting over
+ * at each of its characters (which was quadratic on a long path or host without `?`).
+ */
+const dropQuery = (match: string, kept: string, query: string | undefined) => (query === undefined ? match : kept);
+
+/**
+ * Text rules, in order: URLs first (so `user:pass@host` is not taken for an e-mail address).
+ * Each rule is linear in the text's length (bounded backtracking, no rescan of a run from each
+ * of its characters); test/lib/redact.test.ts compares them with their plain forms.
+ */
+const URL_RULES: [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   // Userinfo of any URL: scheme://user:password@host → scheme://host.
-  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1'],
+  [new RegExp(String.raw`(${SCHEME})[^\s/@"'<>]+@`, 'gi'), '$1'],
   // Query strings and fragments of absolute URLs.
-  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]+)[?#][^\s"'<>]*/gi, '$1'],
+  [new RegExp(String.raw`(${SCHEME}[^\s?#"'<>]+)([?#][^\s"'<>]*)?`, 'gi'), dropQuery],
   // Query strings of paths (request lines, "Route GET:/x?y not found").
-  [/((?:^|[\s"'(=:,])\/[^\s?#"'<>]*)\?[^\s"'<>]*/g, '$1'],
+  [/((?:^|[\s"'(=:,])\/[^\s?#"'<>]*)(\?[^\s"'<>]*)?/g, dropQuery],
 ];
-const TEXT_RULES: [RegExp, string | ((match: string) => string)][] = [
+const TEXT_RULES: [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   ...URL_RULES,
   [/\bwhsec_[A-Za-z0-9+/=_-]+/g, `whsec_${REDACTED}`],
   // API tokens as src/accounts/tokens.ts mints them: `sb_` and 43 base64url characters (32
@@ -163,7 +186,9 @@ const TEXT_RULES: [RegExp, string | ((match: string) => string)][] = [
   [/\bsk-[A-Za-z0-9_-]{12,}/g, `sk-${REDACTED}`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   [/(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/gi, REDACTED],
-  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, '[email]'],
+  // From the start of a run of local-part characters only: any later start in the run reaches
+  // the same `@`, and trying each was quadratic on a long run without one.
+  [/(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, '[email]'],
   // International numbers: `+` and 7-15 digits, in groups or not (`+49 30 1234-5678`,
   // `+1 (415) 555-0123`). National formats in free text are left alone: without the `+` they
   // cannot be told from ids, amounts and times (fields named for phone numbers are masked).
@@ -191,17 +216,37 @@ function maskPhoneGroups(match: string): string {
 /** Cheap first look: a text without any of these needs no rule (most log strings). */
 const MAY_NEED_REDACTION = /[@+?#]|:\/\/|whsec_|sb_|sk-|bearer|basic|[0-9a-f]{64}/i;
 
-/** A text as it may be logged: every rule of the list applied. */
+/**
+ * The longest text a log line keeps (each string of it): a longer one is a body or a blob, not a
+ * message, and cutting it bounds what the rules cost (linear, but a megabyte still took tens of
+ * milliseconds of the event loop) and what a line weighs.
+ */
+export const MAX_LOGGED_CHARS = 16 * 1024;
+
+/**
+ * The first MAX_LOGGED_CHARS characters of `text`, back to the last white space, and a marker.
+ * The word the cut falls in goes too: a cut secret (half a token, an e-mail address without its
+ * domain) would no longer be recognised by its rule. Secrets hold no white space; a number in
+ * groups (`+49 30 12|34 567`) may leave its first groups, too few digits to be a number.
+ */
+function truncated(text: string): string {
+  let end = MAX_LOGGED_CHARS;
+  while (end > 0 && !/\s/.test(text[end - 1]!)) end--;
+  return `${text.slice(0, end)}[truncated: ${text.length} characters]`;
+}
+
+/** A text as it may be logged: cut to MAX_LOGGED_CHARS, every rule of the list applied. */
 export function redactText(text: string): string {
+  if (text.length > MAX_LOGGED_CHARS) text = truncated(text);
   if (!MAY_NEED_REDACTION.test(text)) return text;
   let out = text;
-  for (const [re, replacement] of TEXT_RULES) out = typeof replacement === 'string' ? out.replace(re, replacement) : out.replace(re, replacement);
+  for (const [re, replacement] of TEXT_RULES) out = typeof replacement === 'string' ? out.replace(re, replacement) : out.replace(re, replacement as (match: string, ...groups: string[]) => string);
   return out;
 }
 
 /** Userinfo and query strings out of every URL in a text; the path stays. */
 export function scrubUrls(text: string): string {
-  return URL_RULES.reduce((out, [re, replacement]) => out.replace(re, replacement), text);
+  return URL_RULES.reduce((out, [re, replacement]) => (typeof replacement === 'string' ? out.replace(re, replacement) : out.replace(re, replacement)), text);
 }
 
 /**

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newAdminToken } from '../../src/accounts/admin-token.js';
 import { newToken } from '../../src/accounts/tokens.js';
-import { isPhoneField, isSecretField, looksLikePhoneNumber, redactLogLine, redactPaths, redactText, redactValue } from '../../src/lib/redact.js';
+import { isPhoneField, isSecretField, looksLikePhoneNumber, MAX_LOGGED_CHARS, redactLogLine, redactPaths, redactText, redactValue } from '../../src/lib/redact.js';
 
 /** A token as src/accounts/tokens.ts mints it, from given bytes (`sb_` + 32 bytes base64url). */
 const tokenOf = (bytes: Uint8Array) => `sb_${Buffer.from(bytes).toString('base64url')}`;
@@ -177,5 +177,86 @@ describe('redactLogLine', () => {
 
   it('redacts a line that is not JSON as text', () => {
     expect(redactLogLine('plain ada@example.com\n')).toBe('plain [email]\n');
+  });
+});
+
+describe('cost on long texts', () => {
+  /**
+   * The rules in their plain forms, as they were before they were made linear: quadratic on a
+   * long run (each start rescans it), but easy to read. On short texts the rules must agree.
+   */
+  const plainRules: [RegExp, string | ((m: string) => string)][] = [
+    [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1'],
+    [/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]+)[?#][^\s"'<>]*/gi, '$1'],
+    [/((?:^|[\s"'(=:,])\/[^\s?#"'<>]*)\?[^\s"'<>]*/g, '$1'],
+    [/\bwhsec_[A-Za-z0-9+/=_-]+/g, 'whsec_[redacted]'],
+    [/\bsb_[A-Za-z0-9_-]{43,}/g, 'sb_[redacted]'],
+    [/\bsk-[A-Za-z0-9_-]{12,}/g, 'sk-[redacted]'],
+    [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
+    [/(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/gi, '[redacted]'],
+    [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, '[email]'],
+    [/(?<![\w+])\+[1-9]\d*(?:(?:[ .-]|[ .-]?\(\d+\)[ .-]?)\d+)*(?!\d)/g, (m) => redactText(m)],
+  ];
+  const plainRedact = (text: string) => plainRules.reduce((out, [re, r]) => out.replace(re, r as string), text);
+
+  it('the linear rules redact what their plain forms do', () => {
+    const piece = fc.constantFrom(
+      ...['a', 'B', 'x', '1', '9', '0', 'e', 'f', '_', '+', '.', '-', ':', '/', '//', '://', '@', '?', '#', '=', ' ', '"', '(', ')', ',', '%', '\n'],
+      ...['http', 'https://', 'u:p@', 'sb_', 'whsec_', 'sk-', 'Bearer ', '+49', '30', 'example.com', 'co', 'ada', '?q=1', '/api/x'],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        expect(redactText(text)).toBe(plainRedact(text));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  /** Texts that made the plain rules rescan a run from each of its characters. */
+  const hostile: Record<string, (n: number) => string> = {
+    digits: (n) => `+${'1'.repeat(n - 1)}`,
+    letters: (n) => `@${'a'.repeat(n - 1)}`,
+    dotted: (n) => `${'a.'.repeat(n / 2)} ://`,
+    dashed: (n) => `://${'a-'.repeat(n / 2)}`,
+    host: (n) => `${'a://b'.repeat(n / 5)}@`,
+    path: (n) => `?${'=/'.repeat(n / 2)}`,
+    paths: (n) => `?${' /a'.repeat(n / 3)}`,
+    domain: (n) => `a@${'1.'.repeat(n / 2)}`,
+    groups: (n) => '+1 ('.repeat(n / 4),
+  };
+
+  it('a 1 MB hostile text is redacted in well under 50 ms: it is cut to MAX_LOGGED_CHARS first', () => {
+    for (const [name, make] of Object.entries(hostile)) {
+      const text = make(1 << 20);
+      const started = performance.now();
+      const out = redactText(`${'ada@example.com sb_'.padEnd(19)}${newToken().slice(3)} ${text}`);
+      const ms = performance.now() - started;
+      expect(ms, name).toBeLessThan(50);
+      expect(out.length, name).toBeLessThanOrEqual(MAX_LOGGED_CHARS + 40);
+      expect(out, name).toMatch(/^\[email\] sb_\[redacted\] /);
+      expect(out, name).toMatch(/\[truncated: \d+ characters\]$/);
+    }
+  });
+
+  it('the rules are linear: each hostile text at MAX_LOGGED_CHARS takes milliseconds (the plain rules: a second and more)', () => {
+    for (const [name, make] of Object.entries(hostile)) {
+      const text = make(MAX_LOGGED_CHARS);
+      const started = performance.now();
+      redactText(text);
+      expect(performance.now() - started, name).toBeLessThan(50);
+    }
+  });
+
+  it('a cut never leaves part of a secret: the word the cut falls in goes too', () => {
+    const token = newToken();
+    for (let at = 0; at < token.length + 2; at++) {
+      const text = `${'x '.repeat((MAX_LOGGED_CHARS - at) / 2)}${token} and ada@example.com`.slice(0, MAX_LOGGED_CHARS + 10);
+      const out = redactText(text);
+      expect(out).toMatch(/\[truncated: \d+ characters\]$/);
+      expect(out).not.toMatch(/sb_\w/);
+    }
+    expect(redactText('a'.repeat(MAX_LOGGED_CHARS + 1))).toBe(`[truncated: ${MAX_LOGGED_CHARS + 1} characters]`);
+    expect(redactText(`ada@example.com ${'x'.repeat(MAX_LOGGED_CHARS)}`)).toBe(`[email] [truncated: ${MAX_LOGGED_CHARS + 16} characters]`);
   });
 });
