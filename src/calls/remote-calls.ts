@@ -20,6 +20,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
 import { PgListener } from '../db/listen.js';
+import { retryWhileUnavailable } from '../db/unavailable.js';
 import type { AnsweredBy, RemoteCarrier } from '../telephony/types.js';
 import { storedRecordingPath } from '../recordings/links.js';
 import type { RecordingStore } from '../recordings/store.js';
@@ -56,6 +57,18 @@ export const INBOUND_REFUSALS = {
   shuttingDown: 'the instance it reached was shutting down',
 } as const;
 
+/** Why a placed call was ended as failed, as the call record's evaluation says it (`evaluation.failed`). */
+export const PLACE_FAILURES = {
+  callIdNotStored: "the carrier's call id could not be stored; the call was hung up at the carrier",
+} as const;
+
+/**
+ * How long storing the carrier's call id waits out an unavailable database: a restart or a
+ * failover, well within the network's ring time (45 s), so the hang-up still comes before
+ * most people would answer.
+ */
+const CARRIER_CALL_ID_WAIT_MS = 15_000;
+
 export class RemoteCalls {
   private readonly verdictListeners = new Map<number, (by: AnsweredBy) => void>();
   private listener: PgListener | null = null;
@@ -85,7 +98,13 @@ export class RemoteCalls {
     this.listener = null;
   }
 
-  /** Places a created call on `carrier`; a refusal of the network ends the call as `failed`. */
+  /**
+   * Places a created call on `carrier`; a refusal of the network ends the call as `failed`.
+   * Once the network has taken the call it is ringing a real person: a database hiccup while
+   * its call id is stored is waited out (the id ties callbacks, price and recording to the
+   * call), and an id that still cannot be stored has the call hung up at the network, not
+   * left to ring into a stream that would be refused.
+   */
   async place(
     carrier: RemoteCarrier,
     call: { id: number; userId: number; customer: string; assistant: string; direction: 'outbound' | 'inbound'; maxDurationSec: number; detectMachine: boolean; record: boolean },
@@ -95,8 +114,9 @@ export class RemoteCalls {
     const { pool } = this.ctx.database;
     // The hash first: the network may answer and open the stream before create-call returns.
     await pool.query('UPDATE calls SET media_token_hash = $2, updated_at = now() WHERE id = $1', [call.id, hashMediaToken(mediaToken)]);
+    let carrierCallId: string;
     try {
-      const { carrierCallId } = await carrier.place({
+      ({ carrierCallId } = await carrier.place({
         callId: call.id,
         userId: call.userId,
         customer: call.customer,
@@ -106,12 +126,42 @@ export class RemoteCalls {
         maxDurationSec: call.maxDurationSec,
         detectMachine: call.detectMachine,
         record: call.record,
-      });
-      await pool.query('UPDATE calls SET carrier_call_sid = $2 WHERE id = $1', [call.id, carrierCallId]);
-      log.info({ carrierCallId }, 'call placed with the carrier');
+      }));
     } catch (err) {
       log.error({ err }, 'the carrier refused to place the call');
       await this.endUnconnected(call.id, 'failed');
+      return;
+    }
+    try {
+      await retryWhileUnavailable(() => pool.query('UPDATE calls SET carrier_call_sid = $2 WHERE id = $1', [call.id, carrierCallId]), {
+        log,
+        what: "storing the carrier's call id",
+        maxMs: CARRIER_CALL_ID_WAIT_MS,
+      });
+    } catch (err) {
+      log.error({ err, carrierCallId }, "the carrier's call id could not be stored; hanging the call up at the carrier");
+      await this.abandonPlaced(carrier, call, carrierCallId, log);
+      return;
+    }
+    log.info({ carrierCallId }, 'call placed with the carrier');
+  }
+
+  /**
+   * A call the network took but whose id could not be stored. The record is ended first (when
+   * no stream claimed it: a session that did ends it itself), so the network's `canceled`
+   * callback that the hang-up sets off finds it ended and the reason stays; the hang-up is
+   * made whether or not the record could be written (recovery ends a record left live).
+   */
+  private async abandonPlaced(carrier: RemoteCarrier, call: { id: number; userId: number }, carrierCallId: string, log: Logger): Promise<void> {
+    try {
+      if (!(await this.streamClaimed(call.id))) await this.endUnconnected(call.id, 'failed', { evaluation: { failed: PLACE_FAILURES.callIdNotStored } });
+    } catch (err) {
+      log.error({ err }, 'ending the call whose carrier id could not be stored failed');
+    }
+    try {
+      await carrier.hangUp(call.userId, carrierCallId);
+    } catch (err) {
+      log.error({ err, carrierCallId }, 'hanging up a call whose carrier id could not be stored failed: it may still ring');
     }
   }
 

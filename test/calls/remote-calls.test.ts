@@ -1,0 +1,100 @@
+/**
+ * Calls on a carrier whose network calls back (src/calls/remote-calls.ts), through the whole
+ * service and the Twilio double, where the database lets them down at the worst moment: after
+ * Twilio accepted the call, when its call id is written onto the record. The failures are
+ * real ones of PostgreSQL, provoked by a trigger on that one write: the connection doing it
+ * is terminated (as a server restart or failover does), or the statement fails outright.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callEnginePart } from '../../src/calls/index.js';
+import type { DoubleCall, TwilioDouble } from '../support/doubles/twilio.js';
+import { insertAssistant } from '../support/fixtures.js';
+import { waitUntil } from '../support/receiver.js';
+import { startTestService, type TestService, type TestUser } from '../support/service.js';
+import { addTwilioNumber, startRoutedTwilioDouble, twilioEnv } from '../support/twilio-service.js';
+
+let double: TwilioDouble;
+let t: TestService;
+let alice: TestUser;
+let assistantId: number;
+
+/** Customers whose call-id write fails: once by a lost connection, or every time by a failing statement. */
+const CONNECTION_LOST_ONCE = '+14155550201';
+const WRITE_ALWAYS_FAILS = '+14155550202';
+
+beforeAll(async () => {
+  let local = '';
+  double = await startRoutedTwilioDouble(() => local);
+  t = await startTestService({ listen: true, parts: [callEnginePart], env: twilioEnv(double) });
+  local = t.service.url!;
+  alice = await t.createUser({ name: 'Alice' });
+  const number = await addTwilioNumber(t, alice.id, '+14155550100', 'c');
+  assistantId = (await insertAssistant(t, alice.id, { phoneNumberId: number.id, maxDuration: 30, initialMessage: 'Hello, this is Switchboard.' })).id;
+  // Only the statement that stores the carrier's call id (UPDATE OF carrier_call_sid) meets it.
+  // A sequence counts the attempts: it is not rolled back with the failed statement.
+  await t.service.ctx.database.pool.query(`
+    CREATE SEQUENCE test_lost_sid_writes;
+    CREATE FUNCTION test_fail_sid_write() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.client_phone_number = '${CONNECTION_LOST_ONCE}' AND nextval('test_lost_sid_writes') = 1 THEN
+        -- This backend ends its own connection (57P01, as at a server shutdown); the sleep
+        -- lets the termination interrupt the statement before it could commit.
+        PERFORM pg_terminate_backend(pg_backend_pid());
+        PERFORM pg_sleep(5);
+      END IF;
+      IF NEW.client_phone_number = '${WRITE_ALWAYS_FAILS}' THEN
+        RAISE EXCEPTION 'calls.carrier_call_sid cannot be written';
+      END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER test_fail_sid_write BEFORE UPDATE OF carrier_call_sid ON calls
+      FOR EACH ROW EXECUTE FUNCTION test_fail_sid_write();`);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  await double?.close();
+});
+
+async function callRow(id: number): Promise<Record<string, any>> {
+  const { rows } = await t.service.ctx.database.pool.query('SELECT * FROM calls WHERE id = $1', [id]);
+  return rows[0];
+}
+
+async function endedRow(id: number): Promise<Record<string, any>> {
+  let row: Record<string, any> = {};
+  await waitUntil(async () => !['initiated', 'ringing', 'in-progress'].includes((row = await callRow(id)).status), 15_000, `call ${id} to end`);
+  return row;
+}
+
+async function makeCall(to: string): Promise<{ callId: number; call: DoubleCall }> {
+  const res = await alice.post('/api/user/make_call', { phone_number: to, assistant_id: assistantId });
+  expect(res.status).toBe(200);
+  return { callId: Number(res.body.call_id), call: await double.callTo(to) };
+}
+
+describe("storing the carrier's call id after the carrier took the call", () => {
+  it('is tried again when the connection was lost: the call goes on and the customer is answered', async () => {
+    double.script(CONNECTION_LOST_ONCE, { ringMs: 500, steps: [{ pause: 1000 }, { hangUp: true }] });
+    const { callId, call } = await makeCall(CONNECTION_LOST_ONCE);
+    const lost = await t.service.ctx.database.pool.query(`SELECT last_value FROM test_lost_sid_writes`);
+    expect(Number(lost.rows[0].last_value)).toBeGreaterThanOrEqual(2); // it did fail once, and was written the next time
+    await call.done;
+    const row = await endedRow(callId);
+    expect(row).toMatchObject({ status: 'ended_by_customer', carrier_call_sid: call.sid });
+    expect(call.endedBy).toBe('person');
+    expect(call.callbacks.filter((c) => c.kind === 'status').every((c) => c.status === 204)).toBe(true);
+  }, 30_000);
+
+  it('hangs the call up at the carrier when the id cannot be stored, and ends the record as failed saying why', async () => {
+    double.script(WRITE_ALWAYS_FAILS, { ringMs: 2000, steps: [{ pause: 1000 }, { hangUp: true }] });
+    const { callId, call } = await makeCall(WRITE_ALWAYS_FAILS);
+    await call.done;
+    // Hung up over REST before anyone answered: nobody picks up to a refused stream.
+    expect(call).toMatchObject({ status: 'canceled', endedBy: 'rest', answeredAt: null });
+    const row = await endedRow(callId);
+    expect(row.status).toBe('failed');
+    expect(row.carrier_call_sid).toBeNull();
+    expect(row.evaluation).toEqual({ failed: "the carrier's call id could not be stored; the call was hung up at the carrier" });
+  }, 30_000);
+});
