@@ -4,16 +4,24 @@
  * `response.create`), whose answer the caller hears; a key pressed while the assistant speaks
  * cuts it off (playback cleared, the answer cancelled and cut to what was heard) even with
  * interruptions off; keys a collect-keypad call takes are its alone. The transcript and the
- * turn record read as in the pipeline (compared with the same keys on a pipeline call).
+ * turn record read as in the pipeline (compared with the same keys on a pipeline call), and a
+ * whole call session passes its leg's `dtmf` events on to the model and records the keypad turn.
  */
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CallSession } from '../../../src/calls/session.js';
+import { ToolRunner } from '../../../src/calls/tool-runner.js';
+import { voiceFactory } from '../../../src/calls/voice/factory.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { KEYPAD_GAP_MS } from '../../../src/calls/voice/keypad.js';
+import { systemClock } from '../../../src/telephony/clock.js';
+import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
+import type { CarrierLeg, LegEvent } from '../../../src/telephony/types.js';
 import { fixture } from '../../support/audio-fixtures.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { multimodalCall } from '../../support/multimodal-call.js';
+import { doublesRegistry, MULTIMODAL_ROW, multimodalCall } from '../../support/multimodal-call.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
+import { sessionSettings } from '../../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const PROMPT = 'You are the phone menu of a dental practice.';
@@ -45,6 +53,24 @@ const textItems = () =>
     .received.filter((e) => e.type === 'conversation.item.create' && e.item?.type === 'message')
     .map((e) => e.item);
 const keypadItem = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+
+/** An audio line whose carrier events (the caller's keys, the hang-up) the test sends. */
+class KeypadLeg implements CarrierLeg {
+  readonly media = new SandboxMedia(16_000, systemClock);
+  private listener: (e: LegEvent) => void = () => undefined;
+  onEvent(l: (e: LegEvent) => void) {
+    this.listener = l;
+  }
+  start() {
+    this.emit({ type: 'answered', answeredBy: 'human' });
+  }
+  hangUp() {
+    this.media.close();
+  }
+  emit(e: LegEvent) {
+    this.listener(e);
+  }
+}
 
 function call(mode: 'multimodal' | 'pipeline' = 'multimodal', extra: { allowInterruptions?: boolean; keysTaken?: () => boolean } = {}) {
   const { keysTaken, ...row } = extra;
@@ -91,6 +117,38 @@ describe('mode multimodal: the caller\'s keys', () => {
     expect(p.recorder.turns.map((t) => [t.kind, t.callerText, t.assistantText])).toEqual(c.recorder.turns.map((t) => [t.kind, t.callerText, t.assistantText]));
     expect(p.messages).toEqual(c.messages);
     await p.vc.close('test over');
+  });
+
+  it("a whole call: the leg's dtmf events reach the model through the session; the call's transcript has the keypad turn", { timeout: 30_000 }, async () => {
+    const GREETING = 'Hello, dental practice. Type your patient number and press hash.';
+    const ANSWER = 'Thank you, patient forty-two. Goodbye!';
+    voice.realtime.on('[keypad: 42#]', { text: ANSWER, toolCalls: [{ name: 'end-call', args: {} }] });
+    const leg = new KeypadLeg();
+    const providers = doublesRegistry(voice);
+    const factory = voiceFactory(MULTIMODAL_ROW, providers, { clock: systemClock, log })!;
+    const done = new CallSession(sessionSettings({ systemPrompt: PROMPT, initialMessage: GREETING }), {
+      leg,
+      llm: providers.llm,
+      tools: new ToolRunner({ allowPrivate: true, log }),
+      clock: systemClock,
+      log,
+      voice: factory,
+    }).run();
+    // The greeting has been heard to its end (a key during it would cut it off), then the caller types.
+    await vi.waitFor(
+      () => {
+        expect(voice.clips.matchAudio(leg.media.heard(), 16_000)?.text).toBe(GREETING);
+        expect(leg.media.pendingMs).toBe(0);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    for (const digit of ['4', '2', '#']) leg.emit({ type: 'dtmf', digit });
+    const result = await done;
+    expect(result.status).toBe('completed');
+    expect(result.transcript.split('\n')).toEqual([`AI: ${GREETING}`, 'Customer: [keypad: 42#]', `AI: ${ANSWER}`]);
+    expect(result.customerUtterances).toBe(1);
+    expect(textItems()).toEqual([keypadItem('[keypad: 42#]')]);
   });
 
   it(`a key without # is the caller's turn ${KEYPAD_GAP_MS} ms after the last key`, { timeout: 30_000 }, async () => {
