@@ -177,7 +177,9 @@ export class CallEngine implements CallService {
     const carrier = call.type === 'web' ? this.carrierFor(call.type) : (this.carriers.get(call.carrier) ?? this.carrier);
     if (call.assistant_id === null) {
       log.error('call cannot run: its assistant is gone');
-      await finalizeCall(this.ctx, callId, 'initiated', failedResult(), null, log);
+      // A stream may have claimed it while ringing: the caller is let go, and the record ends from where it is.
+      attach?.leg.hangUp("the call's assistant is gone");
+      await finalizeCall(this.ctx, callId, call.status, failedResult(), null, log);
       return;
     }
     const assistant = {

@@ -3,7 +3,8 @@
  * service and the Twilio double, where the database lets them down at the worst moment: after
  * Twilio accepted the call, when its call id is written onto the record. The failures are
  * real ones of PostgreSQL, provoked by a trigger on that one write: the connection doing it
- * is terminated (as a server restart or failover does), or the statement fails outright.
+ * is terminated (as a server restart or failover does), or the statement fails outright. And a
+ * call whose assistant was deleted while it rang, reached by its media stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../src/calls/index.js';
@@ -96,5 +97,25 @@ describe("storing the carrier's call id after the carrier took the call", () => 
     expect(row.status).toBe('failed');
     expect(row.carrier_call_sid).toBeNull();
     expect(row.evaluation).toEqual({ failed: "the carrier's call id could not be stored; the call was hung up at the carrier" });
+  }, 30_000);
+});
+
+describe('a call whose assistant is gone when its media stream arrives', () => {
+  it('is ended as failed and its caller hung up, not left on a silent stream', async () => {
+    const number = await t.service.ctx.database.pool.query(`SELECT id FROM phone_numbers WHERE phone_number = '+14155550100'`);
+    const doomed = await insertAssistant(t, alice.id, { phoneNumberId: number.rows[0].id, maxDuration: 30 });
+    double.script('+14155550203', { ringMs: 1000, steps: [{ pause: 20_000 }] });
+    const res = await alice.post('/api/user/make_call', { phone_number: '+14155550203', assistant_id: doomed.id });
+    expect(res.status).toBe(200);
+    const callId = Number(res.body.call_id);
+    const call = await double.callTo('+14155550203');
+    await waitUntil(async () => (await callRow(callId)).status === 'ringing', 5_000, 'ringing');
+    // Deleted for good while it rings (the call keeps its record, without the assistant).
+    await t.service.ctx.database.pool.query('DELETE FROM assistants WHERE id = $1', [doomed.id]);
+    await call.done;
+    expect(call.answeredAt).not.toBeNull(); // the stream came, and was taken
+    expect(['service', 'rest']).toContain(call.endedBy);
+    const row = await endedRow(callId);
+    expect(row).toMatchObject({ status: 'failed', assistant_id: null });
   }, 30_000);
 });
