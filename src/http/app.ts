@@ -35,16 +35,24 @@ class RequestValidationError extends Error {
 
 const BODY_LIMIT = 1024 * 1024;
 
-/** The SQLSTATE of a node-postgres error, also when wrapped by Drizzle (`cause`). */
 /** The answer (503) to a request that needed the database while it was unreachable. */
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; please try again in a moment.';
 
+/** The SQLSTATE of a node-postgres error, also when wrapped by Drizzle (`cause`). */
 function databaseErrorCode(err: unknown): string | undefined {
   for (let e = err as { code?: unknown; severity?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
     if (typeof e.code === 'string' && typeof e.severity === 'string') return e.code;
   }
   return undefined;
 }
+
+/** A byte count as people write limits: `1 MiB`, `64 KiB`, else bytes. */
+function byteSize(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {}): Promise<FastifyInstance> {
@@ -122,7 +130,8 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.code(415).send({ message: 'Unsupported Media Type: send application/json.' });
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ message: 'Payload Too Large: the body may be at most 1 MiB.' });
+        // The route's own limit (the Twilio callbacks take less than the API's 1 MiB).
+        return reply.code(413).send({ message: `Payload Too Large: the body may be at most ${byteSize(req.routeOptions.bodyLimit ?? BODY_LIMIT)}.` });
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return reply.code(400).send({ message: 'Invalid Content-Length.' });
     }

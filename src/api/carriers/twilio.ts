@@ -33,6 +33,7 @@ const STATUS_PROGRESS: Record<string, RemoteProgress | undefined> = {
 };
 
 const forbidden = () => new HttpError(403, 'Forbidden.');
+/** Twilio's callback forms are a few KiB; set on each route so its 413 names this limit. */
 const BODY_LIMIT = 64 * 1024;
 
 export async function twilioRoutes(app: FastifyInstance): Promise<void> {
@@ -62,7 +63,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
     return accountSid === null || accountSid === credentials.accountSid;
   };
 
-  app.post(TWILIO_ROUTES.voice, { schema: { hide: true } }, async (req, reply) => {
+  app.post(TWILIO_ROUTES.voice, { bodyLimit: BODY_LIMIT, schema: { hide: true } }, async (req, reply) => {
     const form = formOf(req);
     const to = form.get('To') ?? form.get('Called') ?? '';
     const from = form.get('From') ?? form.get('Caller') ?? '';
@@ -85,7 +86,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
     return carrier.streamTwiml(decision.callId, decision.mediaToken);
   });
 
-  app.post(TWILIO_ROUTES.status, { schema: { hide: true } }, async (req, reply) => {
+  app.post(TWILIO_ROUTES.status, { bodyLimit: BODY_LIMIT, schema: { hide: true } }, async (req, reply) => {
     const form = formOf(req);
     const query = req.query as Record<string, string | undefined>;
     const remote = engine().remote;
