@@ -56,7 +56,7 @@ export function switchAssistant(c: SwitchableConversation, { target }: NonNullab
   } else if (target.systemPrompt.trim() !== '') messages.unshift({ role: 'system', content: target.systemPrompt });
   c.toolsByName.clear();
   for (const tool of target.tools) c.toolsByName.set(tool.name, tool);
-  c.builtins?.replaceItems(target.builtinTools);
+  c.builtins?.replaceItems(target.builtinTools, target.timezone);
   c.specs.splice(0, c.specs.length, ...functionSpecs(c.settings, c.builtins));
   if (c.llmOptions) Object.assign(c.llmOptions, { model: target.model, temperature: target.temperature, tools: target.tools });
   if (c.voice) {

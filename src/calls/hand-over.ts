@@ -1,6 +1,6 @@
 /**
- * Hand-overs of a live call (issue 20). assistant_transfer: another assistant of the call's user, loaded when the LLM hands
- * the call over — its prompt and opening line filled with the call's variables, its model,
+ * Hand-overs of a live call (issue 20). assistant_transfer: another assistant of the call's user, live (not deleted) and
+ * active — as make_call would require — loaded when the LLM hands the call over — its prompt and opening line filled with the call's variables, its model,
  * temperature, mid-call tools, built-in tools and voice. Only the same user's assistants are
  * found (the API refuses others when the tool is saved; this keeps a later change of owner out).
  */
@@ -21,13 +21,13 @@ import { voiceOf } from './voice/factory.js';
 
 const LOAD_ASSISTANT = `
   SELECT a.id, a.name, a.variables, a.system_prompt, a.initial_message, a.llm_temperature, a.end_call_tool_description,
-         a.builtin_tools, a.synthesizer_provider_id, m.name AS model,
+         a.builtin_tools, a.synthesizer_provider_id, a.timezone, m.name AS model,
          a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
          ${ASSISTANT_TOOLS} AS tools
     FROM assistants a
     ${ASSISTANT_JOINS}
-   WHERE a.id = $1 AND a.user_id = $2`;
+   WHERE a.id = $1 AND a.user_id = $2 AND a.deleted_at IS NULL AND a.status = 'active'`;
 
 interface LoadedAssistant {
   id: number;
@@ -39,6 +39,7 @@ interface LoadedAssistant {
   end_call_tool_description: string | null;
   builtin_tools: StoredBuiltinTool[] | null;
   synthesizer_provider_id: number | null;
+  timezone: string | null;
   model: string | null;
   voice_stability: string;
   voice_similarity: string;
@@ -95,6 +96,7 @@ export async function loadHandOver(deps: HandOverDeps, assistantId: number): Pro
     tools: a.tools,
     builtinTools: a.builtin_tools ?? [],
     endCallDescription: a.end_call_tool_description,
+    timezone: a.timezone ?? 'UTC',
     voice: (sampleRate) => (voice ? { provider: voice.provider, options: { ...voice.options, sampleRate } } : null),
   };
 }
@@ -144,18 +146,23 @@ export function warmTransferDeps(deps: {
       });
       return { from, leg };
     },
-    summarize: async (instructions) => {
-      const completion = await deps.llm.complete({
-        model: deps.model,
-        temperature: 0.2,
-        messages: [
-          { role: 'system', content: instructions },
-          { role: 'user', content: deps.transcript() },
-        ],
-        tools: [],
-        signal: AbortSignal.timeout(30_000),
-      });
-      return completion.text;
+    summarize: async (instructions, signal) => {
+      try {
+        const completion = await deps.llm.complete({
+          model: deps.model,
+          temperature: 0.2,
+          messages: [
+            { role: 'system', content: instructions },
+            { role: 'user', content: deps.transcript() },
+          ],
+          tools: [],
+          signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+        });
+        return completion.text;
+      } catch (err) {
+        if (!signal.aborted) deps.log.warn({ err: { message: (err as Error).message } }, "the warm transfer's summary failed; the supervisor hears the briefing message only");
+        throw err;
+      }
     },
   };
 }

@@ -61,6 +61,8 @@ export interface AssistantHandOver {
   tools: MidCallTool[];
   builtinTools: StoredBuiltinTool[];
   endCallDescription: string | null;
+  /** Its IANA timezone (calendar defaults). */
+  timezone: string;
   /** Its voice on an audio leg (provider and stream options at the leg's rate), or null when none can speak. */
   voice(sampleRate: number): { provider: TtsProvider; options: TtsStreamOptions } | null;
 }
@@ -109,8 +111,11 @@ export class BuiltinToolbox {
   private call: CallHooks | null = null;
   /** The description a built-in end_call item gives the session's end-call function. */
   endCallDescription: string | null = null;
+  /** The current assistant's timezone (calendar defaults); another assistant brings its own. */
+  private timezone: string;
 
   constructor(items: readonly StoredBuiltinTool[], private readonly ctx: BuiltinContext) {
+    this.timezone = ctx.timezone;
     this.endCallDescription = this.adopt(items);
   }
 
@@ -118,7 +123,8 @@ export class BuiltinToolbox {
    * The functions of another assistant's items replace these (assistant_transfer); the call's
    * own `end-call` keeps its place. Returns the end_call item's description.
    */
-  replaceItems(items: readonly StoredBuiltinTool[]): string | null {
+  replaceItems(items: readonly StoredBuiltinTool[], timezone: string): string | null {
+    this.timezone = timezone;
     this.handlers.clear();
     this.functionSpecs.length = 0;
     this.used.clear();
@@ -175,7 +181,7 @@ export class BuiltinToolbox {
               properties: {
                 start_date: { type: 'string', description: 'First day, YYYY-MM-DD' },
                 end_date: { type: 'string', description: 'Last day, YYYY-MM-DD' },
-                time_zone: { type: 'string', description: `IANA time zone of the caller (default ${ctx.timezone})` },
+                time_zone: { type: 'string', description: `IANA time zone of the caller (default ${this.timezone})` },
               },
               required: ['start_date', 'end_date'],
               additionalProperties: false,
@@ -192,7 +198,7 @@ export class BuiltinToolbox {
                 start: { type: 'string', description: 'Start of the slot, ISO 8601 with offset or Z' },
                 name: { type: 'string', description: "The caller's name" },
                 email: { type: 'string', description: "The caller's email address" },
-                time_zone: { type: 'string', description: `IANA time zone of the caller (default ${ctx.timezone})` },
+                time_zone: { type: 'string', description: `IANA time zone of the caller (default ${this.timezone})` },
                 ...fieldProps,
               },
               required: ['start', 'name', 'email', ...item.data.calcom_booking_fields],
@@ -369,7 +375,7 @@ export class BuiltinToolbox {
     if (!/^\d{4}-\d{2}-\d{2}/.test(start) || !/^\d{4}-\d{2}-\d{2}/.test(end)) {
       return { ok: false, content: json({ error: 'start_date and end_date must be dates (YYYY-MM-DD)' }) };
     }
-    const answer = await availableSlots(target(), { start, end, timeZone: String(args.time_zone || this.ctx.timezone) });
+    const answer = await availableSlots(target(), { start, end, timeZone: String(args.time_zone || this.timezone) });
     return { ok: answer.status >= 200 && answer.status < 300, content: json(answer) };
   }
 
@@ -381,7 +387,7 @@ export class BuiltinToolbox {
       start: String(args.start),
       name: String(args.name),
       email: String(args.email),
-      timeZone: String(args.time_zone || this.ctx.timezone),
+      timeZone: String(args.time_zone || this.timezone),
       fields,
     });
     return { ok: answer.status >= 200 && answer.status < 300, content: json(answer) };

@@ -42,8 +42,8 @@ export interface WarmTransferDeps {
    * asks for; `{ error }` when that number is not the user's or cannot reach this call's line.
    */
   dial(to: string, phoneId: number, callerId: CallerIdChoice): Promise<{ leg: CarrierLeg; from: string } | { error: string }>;
-  /** The LLM's summary of the conversation so far, after `instructions`. */
-  summarize(instructions: string): Promise<string>;
+  /** The LLM's summary of the conversation so far, after `instructions`; `signal` aborts it (nobody answered). */
+  summarize(instructions: string, signal: AbortSignal): Promise<string>;
   /** Says a line to the caller (the hold message); resolves once said. */
   sayToCaller(text: string): Promise<void>;
   /** Hold music on the caller's line at `volume` 0–1 until the returned function is called (audio lines only). */
@@ -83,7 +83,6 @@ function waitForAnswer(leg: CarrierLeg, deps: WarmTransferDeps): Promise<Answer>
 }
 
 export async function warmTransfer(data: WarmTransferData, deps: WarmTransferDeps): Promise<BuiltinResult> {
-  const json = (x: unknown) => JSON.stringify(x);
   await deps.sayToCaller(data.hold_message?.trim() || DEFAULT_HOLD_MESSAGE);
   const music = data.hold_music !== 'none' ? data.hold_music_volume / 100 : 0;
   let stopMusic = music > 0 ? (deps.holdMusic?.(music) ?? null) : null;
@@ -96,49 +95,64 @@ export async function warmTransfer(data: WarmTransferData, deps: WarmTransferDep
     const placed = await deps.dial(data.supervisor_phone, data.outbound_phone_id, callerId);
     if ('error' in placed) return { ok: false, content: json({ error: placed.error, transferred: false }) };
     deps.note(`Warm transfer: calling the supervisor ${data.supervisor_phone} from ${placed.from}.`);
-    // Written while the phone rings: a supervisor who answers is briefed at once.
-    const summary = deps.summarize(data.summary_instructions?.trim() || DEFAULT_SUMMARY_INSTRUCTIONS).catch(() => '');
-    const answer = await waitForAnswer(placed.leg, deps);
-    if (!answer.answered) {
-      placed.leg.hangUp('the supervisor did not answer');
-      if (deps.callEnded.aborted) return { ok: false, content: json({ error: 'the caller hung up', transferred: false }) };
-      deps.note(`Warm transfer: the supervisor did not answer (${answer.outcome}); back to the caller.`);
-      return {
-        ok: false,
-        content: json({ error: `the supervisor did not answer (${answer.outcome})`, transferred: false, instruction: 'Tell the caller that nobody could be reached and offer further help.' }),
-      };
+    let keepLeg = false;
+    try {
+      const result = await superviseLeg(data, deps, placed.leg, silence);
+      // Joined by the carrier (or about to be, by `end.handOver`): the leg is not ours to end.
+      keepLeg = result.end?.handOver !== undefined;
+      return result;
+    } finally {
+      // Unanswered, the caller gone, a failure anywhere, or the simulated join: the supervisor's leg must not stay open and silent.
+      if (!keepLeg) placed.leg.hangUp('the warm transfer is over for this leg');
     }
-    const briefing = [data.briefing_initial_message?.trim() || DEFAULT_BRIEFING, (await summary).trim()].filter(Boolean).join(' ');
-    deps.note(`Briefing (to the supervisor): ${briefing}`);
-    await deps.brief(placed.leg, briefing);
-    silence();
-    if (deps.callEnded.aborted) {
-      placed.leg.hangUp('the caller hung up');
-      return { ok: false, content: json({ error: 'the caller hung up', transferred: false }) };
-    }
-    const connected = data.connected_message?.trim() || DEFAULT_CONNECTED;
-    const reason = `warm transfer to ${data.supervisor_phone}`;
-    const { caller } = deps;
-    if (caller.bridgeTo && caller.canBridge?.(placed.leg)) {
-      const holdMusic = music > 0;
-      return {
-        ok: true,
-        content: json({ ok: true, transferred_to: data.supervisor_phone, briefed: true }),
-        say: connected,
-        note: `Warm transfer: the caller was connected to the supervisor ${data.supervisor_phone}.`,
-        end: { reason, handOver: () => caller.bridgeTo!(placed.leg, { holdMusic }) },
-      };
-    }
-    // No carrier bridge on this line: the supervisor's leg is left to the (simulated) connection.
-    placed.leg.hangUp('connected to the caller');
-    return {
-      ok: true,
-      content: json({ ok: true, transferred_to: data.supervisor_phone, briefed: true }),
-      say: connected,
-      note: `Warm transfer: the caller was connected to the supervisor ${data.supervisor_phone} (simulated: this line cannot bridge calls).`,
-      end: { reason },
-    };
   } finally {
     silence();
   }
+}
+
+const json = (x: unknown) => JSON.stringify(x);
+
+/** Rings the supervisor, briefs them once they answer, and says how the caller is joined. */
+async function superviseLeg(data: WarmTransferData, deps: WarmTransferDeps, leg: CarrierLeg, silence: () => void): Promise<BuiltinResult> {
+  // Written while the phone rings: a supervisor who answers is briefed at once. A failed summary
+  // (the deps log it) leaves the briefing to its opening message.
+  const summaryRequest = new AbortController();
+  const summary = deps.summarize(data.summary_instructions?.trim() || DEFAULT_SUMMARY_INSTRUCTIONS, summaryRequest.signal).catch(() => '');
+  const answer = await waitForAnswer(leg, deps);
+  if (!answer.answered) {
+    summaryRequest.abort();
+    if (deps.callEnded.aborted) return { ok: false, content: json({ error: 'the caller hung up', transferred: false }) };
+    deps.note(`Warm transfer: the supervisor did not answer (${answer.outcome}); back to the caller.`);
+    return {
+      ok: false,
+      content: json({ error: `the supervisor did not answer (${answer.outcome})`, transferred: false, instruction: 'Tell the caller that nobody could be reached and offer further help.' }),
+    };
+  }
+  const briefing = [data.briefing_initial_message?.trim() || DEFAULT_BRIEFING, (await summary).trim()].filter(Boolean).join(' ');
+  deps.note(`Briefing (to the supervisor): ${briefing}`);
+  await deps.brief(leg, briefing);
+  silence();
+  if (deps.callEnded.aborted) return { ok: false, content: json({ error: 'the caller hung up', transferred: false }) };
+  const say = data.connected_message?.trim() || DEFAULT_CONNECTED;
+  const reason = `warm transfer to ${data.supervisor_phone}`;
+  const content = json({ ok: true, transferred_to: data.supervisor_phone, briefed: true });
+  const { caller } = deps;
+  if (caller.bridgeTo && caller.canBridge?.(leg)) {
+    const holdMusic = data.hold_music !== 'none' && data.hold_music_volume > 0;
+    return {
+      ok: true,
+      content,
+      say,
+      note: `Warm transfer: the caller was connected to the supervisor ${data.supervisor_phone}.`,
+      end: { reason, handOver: () => caller.bridgeTo!(leg, { holdMusic }) },
+    };
+  }
+  // No carrier bridge on this line: the join is simulated and the supervisor's leg left.
+  return {
+    ok: true,
+    content,
+    say,
+    note: `Warm transfer: the caller was connected to the supervisor ${data.supervisor_phone} (simulated: this line cannot bridge calls).`,
+    end: { reason },
+  };
 }

@@ -14,7 +14,7 @@ import { TwilioLeg } from './leg.js';
 import { TwilioRestLeg } from './rest-leg.js';
 import type { StartInfo } from './media-protocol.js';
 import { TwilioMediaStream, type MediaSocket } from './media-stream.js';
-import { TwilioRestClient, type TwilioCall, type TwilioCredentials } from './rest-client.js';
+import { TWILIO_MAX_TIME_LIMIT_SECONDS, TwilioRestClient, type TwilioCall, type TwilioCredentials } from './rest-client.js';
 import { isValidTwilioSignature, type SignedParams } from './signature.js';
 import { connectStreamTwiml, sayAndHangUpTwiml } from './twiml.js';
 
@@ -180,8 +180,10 @@ export class TwilioCarrier implements RemoteCarrier {
           opts.onHangUpError?.(err);
         }
       },
+      // The caller leaves the assistant for a person: the time limit set for the assistant's
+      // max_duration no longer applies (Twilio's own ceiling, four hours, does).
       redirectCall: async (twiml) => {
-        await (await this.clientFor(opts.userId)).redirect(start.callSid, twiml);
+        await (await this.clientFor(opts.userId)).redirect(start.callSid, twiml, { timeLimit: TWILIO_MAX_TIME_LIMIT_SECONDS });
       },
     });
   }

@@ -94,11 +94,11 @@ export class TwilioLeg implements CarrierLeg {
     if (!(other instanceof TwilioRestLeg) || !this.canBridge(other)) throw new Error('this Twilio call can only be joined with an answered Twilio leg of its account');
     const room = `switchboard-${this.media.callSid}`;
     const waitUrl = options.holdMusic ? undefined : '';
-    await other.joinConference(room, { startConferenceOnEnter: true, endConferenceOnExit: true, waitUrl });
     try {
+      await other.joinConference(room, { startConferenceOnEnter: true, endConferenceOnExit: true, waitUrl });
       await this.handOff(conferenceTwiml(room, { startConferenceOnEnter: false, endConferenceOnExit: true, waitUrl }));
     } catch (err) {
-      // The caller is gone (or Twilio refused): the supervisor must not wait alone in the room.
+      // The caller is gone, or Twilio refused either step: the supervisor must not wait alone in the room.
       other.hangUp();
       throw err;
     }

@@ -71,6 +71,9 @@ export class TwilioApiError extends Error {
   }
 }
 
+/** Twilio's longest call (seconds): the time limit of a call handed from the assistant to a person (transfer, conference). */
+export const TWILIO_MAX_TIME_LIMIT_SECONDS = 4 * 60 * 60;
+
 /** Twilio's code for "the resource was not found", e.g. ending a call that has already ended. */
 export const TWILIO_NOT_FOUND = 20404;
 /** Twilio's code for "call is not in-progress. Cannot redirect." */
@@ -158,9 +161,14 @@ export class TwilioRestClient {
     }
   }
 
-  /** Replaces what a live call is doing with new TwiML (e.g. a transfer's `<Dial>`). */
-  async redirect(callSid: string, twiml: string): Promise<TwilioCall> {
-    return this.request<TwilioCall>('POST', `/Calls/${encodeURIComponent(callSid)}.json`, new URLSearchParams({ Twiml: twiml }));
+  /**
+   * Replaces what a live call is doing with new TwiML (e.g. a transfer's `<Dial>`); `timeLimit`
+   * replaces the call's time limit (seconds) from then on.
+   */
+  async redirect(callSid: string, twiml: string, opts: { timeLimit?: number } = {}): Promise<TwilioCall> {
+    const form = new URLSearchParams({ Twiml: twiml });
+    if (opts.timeLimit !== undefined) form.set('TimeLimit', String(opts.timeLimit));
+    return this.request<TwilioCall>('POST', `/Calls/${encodeURIComponent(callSid)}.json`, form);
   }
 
   private async request<T>(method: 'GET' | 'POST', path: string, form?: URLSearchParams): Promise<T> {

@@ -10,7 +10,7 @@
  */
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { CarrierLeg, LegEvent, UnansweredOutcome } from '../types.js';
-import { TwilioApiError, type TwilioRestClient } from './rest-client.js';
+import { TWILIO_MAX_TIME_LIMIT_SECONDS, TwilioApiError, type TwilioRestClient } from './rest-client.js';
 import { conferenceTwiml, sayAndWaitTwiml, waitTwiml, type ConferenceOptions } from './twiml.js';
 
 /** How long an answered leg stays open, silent, while we prepare what to say (the summary takes seconds). */
@@ -43,6 +43,8 @@ export class TwilioRestLeg implements CarrierLeg {
   private answered = false;
   private rang = false;
   private over = false;
+  /** In a conference room: over for us, but still ours to hang up should the caller never join it. */
+  private inRoom = false;
   private poller: TimerHandle | null = null;
   private failures = 0;
   private readonly clock: Clock;
@@ -152,14 +154,16 @@ export class TwilioRestLeg implements CarrierLeg {
   async joinConference(room: string, options: ConferenceOptions): Promise<void> {
     if (!this.isAnswered || !this.sid) throw new Error('the supervisor is no longer on the line');
     const client = await this.opts.client();
-    await client.redirect(this.sid, conferenceTwiml(room, options));
+    await client.redirect(this.sid, conferenceTwiml(room, options), { timeLimit: TWILIO_MAX_TIME_LIMIT_SECONDS });
     this.stopPolling();
     this.over = true;
+    this.inRoom = true;
   }
 
   hangUp(): void {
-    if (this.over) return;
+    if (this.over && !this.inRoom) return;
     this.over = true;
+    this.inRoom = false;
     this.stopPolling();
     const sid = this.sid;
     // Not placed yet: place() hangs it up once Twilio answers with its sid.

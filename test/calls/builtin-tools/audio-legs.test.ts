@@ -230,6 +230,7 @@ describe('built-in tools on an audio leg', () => {
           temperature: 0.3,
           tools: [],
           builtinTools: [],
+          timezone: 'America/New_York',
           endCallDescription: 'End when billing is settled.',
           voice: (sampleRate) => ({ provider: tts, options: { voice: 'nova', sampleRate, language: 'en' } }),
         };

@@ -188,6 +188,26 @@ describe('assistant_transfer', () => {
     expect(record.assistant_name).toBe('Builtins');
     expect(record.status).toBe('completed');
   });
+
+  it.each([
+    ['deleted', (u: typeof user, id: number) => u.delete(`/api/user/assistant/${id}`)],
+    ['made inactive', (u: typeof user, id: number) => u.put(`/api/user/assistant/${id}`, { status: 'inactive' })],
+  ])('a target assistant %s after the tool was saved does not take the call: the LLM hears it is not available', async (_what, change) => {
+    const target = await user.post('/api/user/assistant', { assistant_name: 'Gone Gus', voice_id: 1, calls_direction: 'make', post_call_evaluation: false });
+    expect(target.status).toBe(201);
+    const id = await assistantWith([{ type: 'assistant_transfer', assistant_id: target.body.data.id }]);
+    expect((await change(user, target.body.data.id)).status).toBe(200);
+    llm.answer(
+      sse(toolCallChunks([{ id: 'g1', name: 'transfer-to-assistant', args: '{}' }])),
+      sse([...textChunks('I cannot hand you over, sorry. Goodbye.'), ...toolCallChunks([{ id: 'g2', name: END_CALL_TOOL, args: '{}' }])]),
+    );
+    const startIndex = llm.received.length;
+    const record = await call(id);
+    const [, back] = llm.received.slice(startIndex).map((r) => r.body);
+    expect(back.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'g1', content: JSON.stringify({ error: 'the assistant to transfer to is not available' }) });
+    expect(record.transcript).not.toContain('Assistant transfer:');
+    expect(record.status).toBe('completed');
+  });
 });
 
 describe('warm_call_transfer', () => {

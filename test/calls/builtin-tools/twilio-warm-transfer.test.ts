@@ -156,6 +156,12 @@ describe('warm_call_transfer on a Twilio call', () => {
       [call.sid, false, true, undefined, false],
     ]);
     expect(call.conference).toBe(room.room);
+    // Both legs leave the assistant's time limit behind (max_duration): Twilio's four hours apply.
+    const joins = double.requests.filter((r) => r.method === 'POST' && (r.form.get('Twiml') ?? '').includes('<Conference'));
+    expect(joins.map((r) => [r.path.includes(supervisor.sid) ? 'supervisor' : r.path.includes(call.sid) ? 'caller' : r.path, r.form.get('TimeLimit')])).toEqual([
+      ['supervisor', '14400'],
+      ['caller', '14400'],
+    ]);
     // The supervisor hung up after talking; the room ended and with it the caller's call.
     expect(supervisor.endedBy).toBe('person');
     expect(call.status).toBe('completed');

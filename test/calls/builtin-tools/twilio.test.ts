@@ -104,6 +104,8 @@ describe('built-in tools on a Twilio call', () => {
     // The double got the REST update of the live call with the <Dial>, and connected the number.
     const update = double.requests.find((r) => r.method === 'POST' && r.path.endsWith(`/Calls/${call.sid}.json`) && r.form.get('Twiml'));
     expect(update?.form.get('Twiml')).toContain(`<Dial><Number>${TARGET}</Number></Dial>`);
+    // The assistant's max_duration no longer limits the caller's talk with a person: Twilio's own ceiling does.
+    expect(update?.form.get('TimeLimit')).toBe('14400');
     expect(call.dialed).toEqual([TARGET]);
     // The person heard the keys (in-band tones) and the transfer message before the redirect.
     expect(detectDtmf(call.person!.heardTimeline(), 8000)).toBe('12#');

@@ -93,6 +93,8 @@ export interface DoubleCall {
   conference: string | null;
   /** TwiML documents run so far; a redirect starts the next (and abandons the one running). */
   runs: number;
+  /** The call's time limit in seconds from the answer (`TimeLimit` at creation, replaced by an update's). */
+  timeLimitSec: number | null;
   callbacks: Callback[];
   /** Resolves when the call reached a final status and its last callback was answered. */
   done: Promise<DoubleCall>;
@@ -302,6 +304,8 @@ export class TwilioDouble {
         return answer(400, { code: 21220, message: 'Call is not in-progress. Cannot redirect.', status: 400 });
       }
       call.twiml = twiml;
+      const limit = form.get('TimeLimit');
+      if (limit) this.limitTime(call, Number(limit));
       const person = call.person;
       // The new document starts first, so the old stream's end is the redirect's, not the call's.
       void this.runTwiml(call);
@@ -354,6 +358,7 @@ export class TwilioDouble {
       sayLanguages: [],
       conference: null,
       runs: 0,
+      timeLimitSec: null,
       callbacks: [],
       done: undefined as unknown as Promise<DoubleCall>,
     };
@@ -388,11 +393,7 @@ export class TwilioDouble {
     call.answeredAt = this.now();
     this.setStatus(call, 'in-progress');
     const limit = call.form.get('TimeLimit');
-    if (limit) {
-      void this.wait(Number(limit) * 1000).then(() => {
-        if (!FINAL.has(call.status)) this.finish(call, 'completed', 'network');
-      });
-    }
+    if (limit) this.limitTime(call, Number(limit));
     if (call.form.get('MachineDetection') && call.form.get('AsyncAmd') === 'true') {
       void this.wait(s.amdMs ?? 1500).then(() => {
         if (FINAL.has(call.status)) return;
@@ -445,6 +446,15 @@ export class TwilioDouble {
       () => this.clock.add(person),
       () => undefined,
     );
+  }
+
+  /** Ends the answered call `seconds` after its answer, unless a later update replaced the limit. */
+  private limitTime(call: DoubleCall, seconds: number): void {
+    call.timeLimitSec = seconds;
+    const left = seconds * 1000 - (this.now() - (call.answeredAt ?? this.now()));
+    void this.wait(Math.max(0, left)).then(() => {
+      if (call.timeLimitSec === seconds && !FINAL.has(call.status)) this.finish(call, 'completed', 'network');
+    });
   }
 
   private join(call: DoubleCall, spec: ConferenceSpec): void {
