@@ -6,6 +6,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { BlockedTargetError, OutboundTimeoutError, outboundRequest } from '../lib/outbound.js';
+import { storableJson, storableText } from '../lib/storable.js';
 import type { MessageJob } from './messages.js';
 import { currentUrl, type CallContext } from './payload.js';
 
@@ -85,15 +86,20 @@ async function send(url: string, msg: MessageJob, secret: string, options: Attem
   }
 }
 
-/** The receiver's answer as stored: its JSON object, else `{status, body}` (body capped). */
+/**
+ * The receiver's answer as stored: its JSON object, else `{status, body}` (body capped). Made
+ * storable: it is written in the transaction that logs the attempt and completes its job, so a
+ * NUL or a lone surrogate in it would fail that transaction on every try (the message sent again
+ * and again, never logged, and at last dropped with its job).
+ */
 function storedResponse(status: number, body: string, truncated: boolean, cap: number): Record<string, unknown> {
   if (!truncated && body.trim() !== '') {
     try {
       const parsed: unknown = JSON.parse(body);
-      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return storableJson(parsed) as Record<string, unknown>;
     } catch {
       /* not JSON: stored as text below */
     }
   }
-  return { status, body: body.length > cap ? body.slice(0, cap) : body };
+  return { status, body: storableText(body.length > cap ? body.slice(0, cap) : body) };
 }
