@@ -128,7 +128,9 @@ export class RemoteCalls {
         record: call.record,
       }));
     } catch (err) {
-      log.error({ err }, 'the carrier refused to place the call');
+      // A warning: the network said no (a number it will not call, an unverified caller id, an
+      // account's credentials), the call's record says failed; nothing of ours broke.
+      log.warn({ err }, 'the carrier refused to place the call');
       await this.endUnconnected(call.id, 'failed');
       return;
     }

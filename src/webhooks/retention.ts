@@ -11,6 +11,7 @@
  */
 import type pg from 'pg';
 import type { AppContext } from '../context.js';
+import { loopFailureLogger } from '../db/unavailable.js';
 import type { BackgroundPart } from '../parts.js';
 import { DELIVER_QUEUE } from './messages.js';
 
@@ -113,13 +114,15 @@ export function webhookRetentionPart(ctx: AppContext): BackgroundPart | null {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
+  // An outage is a throttled warning (the next hour tries again), a failed statement an error.
+  const pruneFailed = loopFailureLogger(ctx.log, 'pruning the webhook delivery log failed; tried again next hour');
   const prune = () => {
     if (running) return; // the last run is still going
     running = pruneWebhookDeliveries(ctx.database.pool, { retentionDays: days, stopped: () => stopped })
       .then((deleted) => {
         if (deleted) ctx.log.info({ deleted, retentionDays: days }, 'old webhook delivery log rows pruned');
       })
-      .catch((err) => ctx.log.error({ err }, 'pruning the webhook delivery log failed; tried again next hour'))
+      .catch(pruneFailed)
       .finally(() => (running = undefined));
   };
   return {

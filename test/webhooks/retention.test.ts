@@ -4,7 +4,11 @@
  * pg-boss archives and deletes finished jobs per JOB_ARCHIVE_AFTER_HOURS / JOB_RETENTION_DAYS.
  * On the real database with a real pg-boss; nothing else (calls, leads) is touched.
  */
+import net from 'node:net';
+import pg from 'pg';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/context.js';
 import { webhookDeliveryPart } from '../../src/webhooks/background.js';
 import { DELIVER_QUEUE, jobIdFor } from '../../src/webhooks/messages.js';
 import { pruneWebhookDeliveries, webhookRetentionPart } from '../../src/webhooks/retention.js';
@@ -125,6 +129,23 @@ describe('webhook delivery log retention', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('an unreachable database is a warning, not an error line', async () => {
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((r) => server.close(r));
+    const unreachable = new pg.Pool({ connectionString: `postgres://u@127.0.0.1:${port}/db` });
+    const lines: { level: number; msg: string }[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    // The part reads only these from its context; the pool is a real one, refused at connect.
+    const ctx = { config: { WEBHOOK_DELIVERY_RETENTION_DAYS: 7 }, services: { boss: t.service.ctx.services.boss }, database: { pool: unreachable }, log } as unknown as AppContext;
+    const part = webhookRetentionPart(ctx)!;
+    await part.start();
+    await part.stop();
+    await unreachable.end();
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([[40, 'pruning the webhook delivery log failed; tried again next hour: the database is unavailable; retrying']]);
   });
 
   it('WEBHOOK_DELIVERY_RETENTION_DAYS=0 keeps the log forever (no part)', () => {
