@@ -16,7 +16,6 @@ export type TurnKind = 'greeting' | 'reply' | 'reengagement' | 'voicemail';
 
 /** Stages of a turn in the order they normally happen. */
 export type TurnStage = 'finalTranscript' | 'llmFirstToken' | 'ttsFirstByte' | 'firstAudio';
-export const TURN_STAGES: readonly TurnStage[] = ['finalTranscript', 'llmFirstToken', 'ttsFirstByte', 'firstAudio'];
 
 export interface BargeIn {
   /** Milliseconds from the turn's start to the caller's speech onset. */

@@ -126,10 +126,6 @@ export function isControl(frame: Frame): boolean {
   return CONTROL.has(frame.kind);
 }
 
-export function isKind<K extends FrameKind>(frame: Frame, kind: K): frame is FrameOf<K> {
-  return frame.kind === kind;
-}
-
 /** Number of words in a transcript (what `min_interrupt_words` counts). */
 export function wordCount(text: string): number {
   return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;

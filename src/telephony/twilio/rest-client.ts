@@ -76,8 +76,6 @@ export const TWILIO_MAX_TIME_LIMIT_SECONDS = 4 * 60 * 60;
 
 /** Twilio's code for "the resource was not found", e.g. ending a call that has already ended. */
 export const TWILIO_NOT_FOUND = 20404;
-/** Twilio's code for "call is not in-progress. Cannot redirect." */
-export const TWILIO_CALL_NOT_IN_PROGRESS = 21220;
 
 export interface TwilioRestClientOptions {
   /** API base, `https://api.twilio.com` in production. */
