@@ -55,11 +55,14 @@ export async function recordAttempts(ctx: AppContext, boss: PgBoss, group: Finis
 
   await inTransaction(ctx.database.pool, async (client) => {
     if (rows.length > 0) {
+      // Not for a call deleted while its attempt was under way (its log would go with it anyway):
+      // the row would break the foreign key and fail the whole group, every attempt in it re-sent.
       await client.query(
         `INSERT INTO webhook_deliveries (call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at)
          SELECT call_id, user_id, message_id, kind, url, attempt, status_code, duration_ms, error, created_at
          FROM json_to_recordset($1::json) AS x(call_id int, user_id int, message_id text, kind text, url text, attempt int,
-           status_code int, duration_ms int, error text, created_at timestamptz)`,
+           status_code int, duration_ms int, error text, created_at timestamptz)
+         WHERE EXISTS (SELECT 1 FROM calls c WHERE c.id = x.call_id)`,
         [JSON.stringify(rows)],
       );
     }

@@ -3,7 +3,9 @@
  * `calls.webhook_response` (jsonb) in the same transaction as the attempt's log row and the
  * job's completion, so an answer PostgreSQL refuses to store (a NUL character, a lone UTF-16
  * surrogate) used to fail the whole group: nothing logged, the job failed and the message sent
- * again, until pg-boss gave up on the job and the message was dropped without a trace.
+ * again, until pg-boss gave up on the job and the message was dropped without a trace. The
+ * same went for a log row of a call deleted meanwhile (its foreign key), taking the other
+ * attempts of its group down with it.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -54,5 +56,23 @@ describe('recording what the receiver answered', () => {
   it('logs a delivery whose text answer holds a NUL byte (a binary body)', async () => {
     const stored = await deliverWithAnswer('GIF89a\u0000\u0001', 'image/gif');
     expect(stored).toEqual({ status: 200, body: 'GIF89a\uFFFD\u0001' });
+  });
+
+  it("completes the job of a call deleted while its attempt was under way, and the group's other attempts with it", async () => {
+    receiver.answer = () => ({ status: 200, body: '{}', delayMs: 800 });
+    const a = await insertAssistant(t, alice.id, { isWebhookActive: true, webhookUrl: `${receiver.url}/hook` });
+    const deleted = await insertCall(t, alice.id, a.id);
+    const kept = await insertCall(t, alice.id, a.id);
+    await emitFinished(t, deleted.id, alice.id);
+    await emitFinished(t, kept.id, alice.id);
+    await receiver.waitFor(2);
+    await t.service.ctx.database.db.delete(calls).where(eq(calls.id, deleted.id));
+    const states = async (callId: number) =>
+      (await t.service.ctx.database.pool.query(`SELECT state FROM pgboss.job WHERE name = 'webhooks-deliver' AND (data->>'callId')::int = $1`, [callId])).rows.map((r) => r.state);
+    await waitUntil(async () => [...(await states(deleted.id)), ...(await states(kept.id))].every((s) => s !== 'created' && s !== 'active'), 5000, 'both jobs finished');
+    expect(await states(deleted.id)).toEqual(['completed']);
+    expect(await states(kept.id)).toEqual(['completed']);
+    expect((await deliveryLog(alice, kept.id)).map((l) => [l.attempt, l.status_code])).toEqual([[1, 200]]);
+    expect(receiver.received).toHaveLength(2);
   });
 });
