@@ -82,6 +82,8 @@ const envSchema = z.object({
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'an account SID: AC followed by 32 hex digits').optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
   TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
+  /** `production` (set by the Docker image) turns some start-up warnings into errors (a plain-http PUBLIC_BASE_URL with Twilio numbers). */
+  NODE_ENV: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A bearer token that may read /metrics (besides the admin token), for a Prometheus scraper. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

@@ -133,6 +133,6 @@ async function checkTwilioPublicUrl(ctx: AppContext): Promise<void> {
   if (ctx.config.publicBaseUrl.startsWith('https://')) return;
   if (!(await twilioNumbersExist(ctx.database.db))) return;
   const message = `PUBLIC_BASE_URL must be an https:// address Twilio can reach while Twilio numbers exist (it is ${ctx.config.publicBaseUrl})`;
-  if (process.env.NODE_ENV === 'production') throw new ConfigError(message);
+  if (ctx.config.NODE_ENV === 'production') throw new ConfigError(message);
   ctx.log.warn(message);
 }
