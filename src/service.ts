@@ -186,11 +186,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       log.warn('no admin token is configured: set ADMIN_TOKEN or run `npx switchboard admin-token rotate`');
     }
     // Users' own speech keys (sealed in the database) over the deployment's, per account.
-    ctx.providers.useAccounts(
-      new AccountProviders(new ProviderCredentials(database.db, config), config, ctx.providers, {
-        onUnreadable: (userId, provider) => log.warn({ userId, provider }, "a user's stored provider key cannot be opened with SECRET_KEY; using the deployment's"),
-      }),
-    );
+    ctx.providers.useAccounts(new AccountProviders(new ProviderCredentials(database.db, config), config, ctx.providers));
 
     const factories = opts.parts ?? [];
     if (factories.length > 0) {

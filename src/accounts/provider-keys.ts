@@ -78,10 +78,11 @@ export class ProviderCredentials {
   }
 
   /**
-   * The user's keys in clear. A key that cannot be opened (SECRET_KEY changed) is skipped and
-   * reported through `onUnreadable`, so the call falls back to the deployment's key.
+   * The user's keys in clear. A stored key that cannot be opened (SECRET_KEY changed, or none
+   * is set) throws UnreadableProviderKeysError: the account's calls must not go on without it
+   * (ProviderRegistry.forAccount).
    */
-  async keysFor(userId: number, onUnreadable?: (provider: string) => void): Promise<AccountKeys> {
+  async keysFor(userId: number): Promise<AccountKeys> {
     const rows = await this.db
       .select({ provider: providerCredentials.provider, sealedKey: providerCredentials.sealedKey })
       .from(providerCredentials)
@@ -89,22 +90,31 @@ export class ProviderCredentials {
     if (rows.length === 0) return {};
     const key = this.credentialsKey();
     const out: AccountKeys = {};
+    const unreadable: string[] = [];
     for (const row of rows) {
       if (!(KEY_PROVIDERS as readonly string[]).includes(row.provider)) continue;
       try {
         if (!key) throw new SecretKeyMissingError();
         out[row.provider as KeyProvider] = unseal(row.sealedKey, key);
       } catch {
-        onUnreadable?.(row.provider);
+        unreadable.push(row.provider);
       }
     }
+    if (unreadable.length > 0) throw new UnreadableProviderKeysError(unreadable);
     return out;
+  }
+}
+
+/** Stored keys of an account that SECRET_KEY cannot open (it changed, or none is set). */
+export class UnreadableProviderKeysError extends Error {
+  constructor(readonly providers: string[]) {
+    super(`stored provider keys cannot be opened with SECRET_KEY: ${providers.join(', ')}`);
+    this.name = 'UnreadableProviderKeysError';
   }
 }
 
 export interface AccountProvidersOptions {
   ttlMs?: number;
-  onUnreadable?: (userId: number, provider: string) => void;
 }
 
 /** Registries per account, cached; see the module comment. */
@@ -136,7 +146,7 @@ export class AccountProviders {
   }
 
   private async build(userId: number): Promise<ProviderRegistry> {
-    const keys = await this.credentials.keysFor(userId, (provider) => this.opts.onUnreadable?.(userId, provider));
+    const keys = await this.credentials.keysFor(userId);
     if (Object.keys(keys).length === 0) return this.base;
     // The local voice (one pool of worker processes) is shared with the deployment's registry.
     return new ProviderRegistry(this.base.llm, speechProviders(this.config, keys, this.base.tts.get('local')));

@@ -11,7 +11,7 @@ import { inTransaction } from '../db/pool.js';
 import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.js';
 import { credentialSealer, type CredentialSealer } from '../lib/secrets.js';
 import type { LlmProvider } from '../providers/llm/types.js';
-import type { ProviderRegistry } from '../providers/registry.js';
+import { AccountProvidersUnavailableError, type ProviderRegistry } from '../providers/registry.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/types.js';
@@ -30,6 +30,7 @@ import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, ShuttingDownError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceFactory, type VadModels } from './voice/factory.js';
+import type { VoiceCallFactory } from './voice/voice-call.js';
 import { AudioCallRecording } from './voice/recording.js';
 
 /** What the engine runs calls on, chosen by the composition root. */
@@ -239,11 +240,24 @@ export class CallEngine implements CallService {
         );
     };
 
+    // Audio legs converse through the voice core with the account's speech providers.
+    let spoken: VoiceCallFactory | undefined;
+    try {
+      spoken = leg.media ? await this.voiceFor(call, log) : undefined;
+    } catch (err) {
+      if (!(err instanceof AccountProvidersUnavailableError)) throw err;
+      // Not the deployment's keys instead (ProviderRegistry.forAccount): the call ends here, saying why.
+      log.error({ err }, "call cannot run: the account's own provider keys cannot be read");
+      leg.hangUp(err.message);
+      await retryWhileUnavailable(() => finalizeCall(this.ctx, callId, call.status, { ...failedResult(), transcript: ACCOUNT_KEYS_NOTE }, null, log), {
+        log,
+        what: 'ending a call without its provider keys',
+      });
+      return;
+    }
     const { metrics, tracing } = this.ctx.services;
     const callSpan = tracing?.start('call', { 'switchboard.call_id': callId, 'switchboard.call_type': call.type, 'switchboard.instance': this.ctx.instanceId });
     const turnRecorder = observeTurns(new DbTurnRecorder(pool, callId, log), { metrics, tracing, callSpan });
-    // Audio legs converse through the voice core with the account's speech providers.
-    const spoken = leg.media ? await this.voiceFor(call, log) : undefined;
     // `record` on an audio leg of ours (Twilio records its own calls): the voice core's two channels.
     const recording = spoken && assistant.record && !placesRemotely(carrier) && this.ctx.services.recordingStore ? new AudioCallRecording(this.clock, assistant.maxDuration + 60) : null;
     const voice = spoken && recording ? recording.wrap(spoken) : spoken;
@@ -340,13 +354,9 @@ export class CallEngine implements CallService {
     this.live.set(callId, { session, finished });
   }
 
+  /** The voice of an audio leg, on the account's providers; throws AccountProvidersUnavailableError when its own keys cannot be read. */
   private async voiceFor(call: LoadedCall, log: Logger) {
-    let registry = this.providers;
-    try {
-      registry = await this.providers.forAccount(call.user_id);
-    } catch (err) {
-      log.warn({ err }, "reading the account's provider keys failed; using the deployment's");
-    }
+    const registry = await this.providers.forAccount(call.user_id);
     await this.vad?.prepare();
     return voiceFactory(
       assistantVoiceRow(call),
@@ -398,6 +408,10 @@ export class CallEngine implements CallService {
     return this.live.get(callId)?.finished ?? Promise.resolve();
   }
 }
+
+/** The transcript of a call that could not run because its account's own keys could not be read. */
+export const ACCOUNT_KEYS_NOTE =
+  "[the call could not run: the account's own provider keys could not be read (a database error, or SECRET_KEY changed), and the deployment's keys are not used in their place]";
 
 function failedResult(): SessionResult {
   return { connected: false, status: 'failed', answeredBy: 'unknown', talkMs: 0, transcript: '', messages: [], toolCalls: [], customerUtterances: 0 };

@@ -66,12 +66,8 @@ export async function loadHandOver(deps: HandOverDeps, assistantId: number): Pro
   if (!a) return null;
   const variables = { ...(a.variables ?? {}), ...deps.callVariables };
   const temperature = Number(a.llm_temperature);
-  let registry = deps.providers;
-  try {
-    registry = await deps.providers.forAccount(deps.userId);
-  } catch (err) {
-    deps.log.warn({ err }, "reading the account's provider keys failed; using the deployment's");
-  }
+  // Unreadable own keys throw (not the deployment's instead): the hand-over fails, the call goes on as it was.
+  const registry = await deps.providers.forAccount(deps.userId);
   const voice = voiceOf(
     {
       voiceProvider: a.voice_provider ?? 'local',

@@ -17,6 +17,20 @@ export interface AccountRegistries {
   invalidate(userId: number): void;
 }
 
+/**
+ * An account's own provider keys could not be read. Its message is fixed (no database or key
+ * detail): it may reach the call's transcript and the LLM (a failed hand-over).
+ */
+export class AccountProvidersUnavailableError extends Error {
+  constructor(
+    readonly userId: number,
+    cause: unknown,
+  ) {
+    super("the account's own provider keys could not be read", { cause });
+    this.name = 'AccountProvidersUnavailableError';
+  }
+}
+
 export interface ProviderSlots {
   stt?: readonly SttProvider[];
   tts?: readonly TtsProvider[];
@@ -48,9 +62,21 @@ export class ProviderRegistry {
     this.accounts = accounts;
   }
 
-  /** The providers for one account's calls: its own keys over the deployment's, else this registry. */
-  forAccount(userId: number): Promise<ProviderRegistry> {
-    return this.accounts ? this.accounts.forAccount(userId) : Promise.resolve(this);
+  /**
+   * The providers for one account's calls: its own keys over the deployment's; this registry
+   * when it stored none. When its stored keys cannot be read now (the database failed, or
+   * SECRET_KEY changed so a key no longer opens) this rejects with
+   * AccountProvidersUnavailableError and never answers with the deployment's keys instead:
+   * that would send the account's customers' audio to the operator's vendor accounts, billed to
+   * the operator, without either of them having chosen it. The caller fails what needed them.
+   */
+  async forAccount(userId: number): Promise<ProviderRegistry> {
+    if (!this.accounts) return this;
+    try {
+      return await this.accounts.forAccount(userId);
+    } catch (err) {
+      throw new AccountProvidersUnavailableError(userId, err);
+    }
   }
 
   /** A user changed their keys: the next `forAccount` builds their providers afresh. */

@@ -7,7 +7,9 @@
  * call whose assistant was deleted while it rang, reached by its media stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_KEYS_NOTE } from '../../src/calls/engine.js';
 import { callEnginePart } from '../../src/calls/index.js';
+import { providerCredentials } from '../../src/db/schema.js';
 import type { DoubleCall, TwilioDouble } from '../support/doubles/twilio.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { waitUntil } from '../support/receiver.js';
@@ -117,5 +119,25 @@ describe('a call whose assistant is gone when its media stream arrives', () => {
     expect(['service', 'rest']).toContain(call.endedBy);
     const row = await endedRow(callId);
     expect(row).toMatchObject({ status: 'failed', assistant_id: null });
+  }, 30_000);
+});
+
+describe("a call of an account whose own provider keys cannot be read", () => {
+  it("is ended as failed with a note saying why, and the caller hung up: not run on the deployment's keys", async () => {
+    const bob = await t.createUser({ name: 'Bob' });
+    const number = await addTwilioNumber(t, bob.id, '+14155550110', 'd');
+    const assistant = await insertAssistant(t, bob.id, { phoneNumberId: number.id, maxDuration: 30 });
+    // Sealed under another SECRET_KEY (the deployment's was changed since).
+    await t.service.ctx.database.db.insert(providerCredentials).values({ userId: bob.id, provider: 'deepgram', sealedKey: 'v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', keyHint: '••••AAAA' });
+    double.script('+14155550204', { ringMs: 300, steps: [{ pause: 20_000 }] });
+    const res = await bob.post('/api/user/make_call', { phone_number: '+14155550204', assistant_id: assistant.id });
+    expect(res.status).toBe(200);
+    const call = await double.callTo('+14155550204');
+    await call.done;
+    expect(call.answeredAt).not.toBeNull();
+    expect(['service', 'rest']).toContain(call.endedBy);
+    expect(call.person!.heard).toEqual([]); // not a word on the deployment's voice
+    const row = await endedRow(Number(res.body.call_id));
+    expect(row).toMatchObject({ status: 'failed', transcript: ACCOUNT_KEYS_NOTE });
   }, 30_000);
 });

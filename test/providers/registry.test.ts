@@ -4,7 +4,7 @@ import { providersFromConfig } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
 import { OpenAiRealtime } from '../../src/providers/realtime/openai/index.js';
 import { OfflineStandInLlm, OpenAiCompatibleLlm, STAND_IN_NOTE } from '../../src/providers/llm/index.js';
-import { ProviderRegistry } from '../../src/providers/registry.js';
+import { AccountProvidersUnavailableError, ProviderRegistry } from '../../src/providers/registry.js';
 import type { SttProvider } from '../../src/providers/stt/types.js';
 
 const stt = (name: string): SttProvider => ({ name, endpointing: false, open: () => Promise.reject(new Error('not used')) });
@@ -17,6 +17,29 @@ describe('ProviderRegistry', () => {
     expect([...providers.stt.keys()]).toEqual(['deepgram', 'openai']);
     expect(providers.tts.size).toBe(0);
     expect(providers.realtime.get('openai')?.name).toBe('openai');
+  });
+
+  it("forAccount: an account without own keys gets the deployment's; one whose keys cannot be read gets an error, never the deployment's keys", async () => {
+    const deployment = new ProviderRegistry(new OfflineStandInLlm(END_CALL_TOOL), { stt: [stt('deepgram')] });
+    expect(await deployment.forAccount(7)).toBe(deployment); // no accounts at all (the CLI, tests)
+    const own = new ProviderRegistry(deployment.llm, { stt: [stt('deepgram')] });
+    const unreadable = new Error('stored provider keys cannot be opened with SECRET_KEY: deepgram');
+    deployment.useAccounts({
+      forAccount: async (userId) => {
+        if (userId === 1) return deployment; // stored none
+        if (userId === 2) return own;
+        throw unreadable; // a database error, or a key SECRET_KEY no longer opens
+      },
+      invalidate: () => undefined,
+    });
+    expect(await deployment.forAccount(1)).toBe(deployment);
+    expect(await deployment.forAccount(2)).toBe(own);
+    const failed = await deployment.forAccount(3).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(AccountProvidersUnavailableError);
+    expect(failed).toMatchObject({ userId: 3, cause: unreadable, message: "the account's own provider keys could not be read" });
   });
 
   it('refuses two providers of one kind under one name', () => {

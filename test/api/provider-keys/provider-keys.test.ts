@@ -1,7 +1,9 @@
 /** A user's own speech-provider keys: stored sealed, shown as hints, used for that user's calls, never another's. */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnreadableProviderKeysError } from '../../../src/accounts/provider-keys.js';
 import { providerCredentials } from '../../../src/db/schema.js';
+import { AccountProvidersUnavailableError } from '../../../src/providers/registry.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 
 let t: TestService;
@@ -50,11 +52,21 @@ describe('provider keys', () => {
     expect(after.stt.has('deepgram')).toBe(false);
   });
 
-  it("a key SECRET_KEY cannot open is skipped: the account falls back to the deployment's", async () => {
+  it("a key SECRET_KEY cannot open is not replaced by the deployment's: the account's providers cannot be had", async () => {
     const carol = await t.createUser();
+    // One key that opens, one that does not (sealed under another SECRET_KEY): neither half is used.
+    await carol.put('/api/user/provider-keys/elevenlabs', { api_key: 'xi_carol_key_1234' });
     await t.service.ctx.database.db.insert(providerCredentials).values({ userId: carol.id, provider: 'deepgram', sealedKey: 'v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', keyHint: '••••AAAA' });
-    const registry = await t.service.ctx.providers.forAccount(carol.id);
-    expect(registry.stt.has('deepgram')).toBe(false);
+    const failed = await t.service.ctx.providers.forAccount(carol.id).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(AccountProvidersUnavailableError);
+    expect((failed as Error).cause).toBeInstanceOf(UnreadableProviderKeysError);
+    expect(((failed as Error).cause as UnreadableProviderKeysError).providers).toEqual(['deepgram']);
+    // Once the key is stored again (it opens), the account's providers are back.
+    expect((await carol.put('/api/user/provider-keys/deepgram', { api_key: KEY })).status).toBe(200);
+    expect([...(await t.service.ctx.providers.forAccount(carol.id)).stt.keys()]).toEqual(['deepgram']);
   });
 
   it("a second user sees none of the first user's keys and cannot remove them", async () => {
