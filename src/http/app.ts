@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { registerApi } from '../api/index.js';
 import type { AppContext } from '../context.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
@@ -15,6 +15,7 @@ import { domainErrorToHttp } from './domain-errors.js';
 import { HttpError, ValidationError } from '../api/toolkit/errors.js';
 import type {} from '../api/toolkit/fastify.js';
 import { laravelErrors } from '../api/toolkit/validation.js';
+import { messageSchema } from '../api/toolkit/route.js';
 import { isDashboardNavigation, registerDashboard, sendDashboard } from './web.js';
 import { hashToken } from '../accounts/tokens.js';
 import { registerOpenApi } from './openapi.js';
@@ -161,7 +162,7 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   app.decorate('registeredRoutes', registered);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const m of methods) if (m !== 'HEAD') registered.push({ method: m, url: route.url });
+    for (const m of methods) registered.push({ method: m, url: route.url });
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
     for (const m of methods) known.push({ method: m, pattern });
   });
@@ -193,9 +194,27 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   }
   app.addHook('onRequest', authHook(ctx));
 
+  // Before any route: @fastify/swagger documents only the routes registered after it.
+  await registerOpenApi(app);
+
   // ---- operations
-  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+  const operations = { tags: ['operations'], security: [] };
+  app.get('/health', {
+    schema: {
+      ...operations,
+      summary: 'Liveness: the process answers',
+      description: 'Needs nothing else (no database): a load balancer or orchestrator restarts an instance that stops answering.',
+      response: { 200: z.object({ status: z.literal('ok') }) },
+    },
+  }, async () => ({ status: 'ok' }));
+  app.get('/ready', {
+    schema: {
+      ...operations,
+      summary: 'Readiness: this instance takes new work',
+      description: '503 while the instance drains after SIGTERM (its live calls go on) or while the database is unreachable.',
+      response: { 200: z.object({ status: z.literal('ready') }), 503: messageSchema },
+    },
+  }, async (_req, reply) => {
     // Draining (SIGTERM): a load balancer sends new work elsewhere; live calls go on here.
     if (ctx.shuttingDown) return reply.code(503).send({ message: 'Shutting down.' });
     try {
@@ -211,7 +230,6 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   if (ctx.services.metrics) registerMetrics(app, ctx, ctx.services.metrics);
   if (ctx.services.tracing) registerRequestSpans(app, ctx.services.tracing);
 
-  await registerOpenApi(app);
   await app.register(registerApi);
   dashboard = await registerDashboard(app);
   return app;

@@ -5,7 +5,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { HttpError } from '../api/toolkit/errors.js';
+import { messageSchema } from '../api/toolkit/route.js';
 import type { AppContext } from '../context.js';
 import type { Metrics } from '../observability/metrics.js';
 import { bearerToken } from './auth.js';
@@ -24,7 +26,19 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext, metrics: 
     metrics.httpRequest(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+  app.get('/metrics', {
+    schema: {
+      tags: ['operations'],
+      summary: 'Prometheus metrics of this instance',
+      description:
+        'The Prometheus text exposition format: calls, dialer, webhook deliveries, HTTP requests by route pattern, the database pool. The bearer token is METRICS_TOKEN when set, or the admin token; a user token is refused (401).',
+      security: [{ bearer: [] }],
+      response: {
+        200: { description: 'The exposition, never cached', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: z.string() } } },
+        401: messageSchema,
+      },
+    },
+  }, async (req, reply) => {
     const token = bearerToken(req);
     const metricsToken = ctx.config.METRICS_TOKEN;
     const allowed = token !== null && ((metricsToken !== undefined && sameSecret(token, metricsToken)) || (await ctx.adminAuth.verify(token)));

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-    /** Every route as registered (method, url pattern): for 405 answers and the OpenAPI coverage test. */
+    /** Every route as registered (method, url pattern; Fastify's HEAD routes too): for the OpenAPI coverage test. */
     registeredRoutes: { method: string; url: string }[];
   }
   interface FastifyRequest {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type {} from './fastify.js';
@@ -23,3 +23,21 @@ export const idParam = z.object({ id: pathId() });
 /** Shared response shapes for OpenAPI. */
 export const messageSchema = z.object({ message: z.string() });
 export const validationSchema = z.object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) });
+
+/**
+ * The `validatorCompiler` of a route whose schema documents what it reads but whose handler
+ * checks the request itself (the Twilio callbacks, recording links): every request passes
+ * unchanged, so the answers to odd input stay the handler's (403, 404), never a 422.
+ */
+export const documentedNotValidated = () => () => true;
+
+/** The answers of a WebSocket route before any frame: the upgrade, or a plain GET refused. */
+export const socketResponses = {
+  101: z.null().describe('Switching Protocols: the WebSocket is open (send `Connection: Upgrade`, `Upgrade: websocket`)'),
+  404: z.null().describe('A plain GET, without the WebSocket upgrade'),
+};
+
+/** The `handler` of a WebSocket route declared with `wsHandler`: a plain GET gets what the plugin gives it, 404 with no body. */
+export function refusePlainGet(_req: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(404).send();
+}
