@@ -4,9 +4,11 @@
  * An altered or expired link answers 403 and reveals nothing about the call.
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { recordingLinksFor } from '../../recordings/service.js';
 import { recordingStoreFor } from '../../recordings/store.js';
 import { HttpError, notFound } from '../toolkit/errors.js';
+import { documentedNotValidated, messageSchema } from '../toolkit/route.js';
 
 export async function recordingRoutes(app: FastifyInstance): Promise<void> {
   const links = recordingLinksFor(app.ctx.config);
@@ -14,7 +16,28 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
   const store = recordingStoreFor(app.ctx.config);
   app.addHook('onClose', async () => (store as { close?: () => void }).close?.());
 
-  app.get('/recordings/:file', { schema: { hide: true } }, async (req, reply) => {
+  // The link's parts are checked by the handler (documentedNotValidated): whatever is wrong
+  // with a link answers 403 or 404 and says nothing about the call, never a 422.
+  app.get('/recordings/:file', {
+    schema: {
+      tags: ['recordings'],
+      summary: "A call's recording (signed link)",
+      description:
+        "The `recording_url` of a call, as the API and webhooks give it: a link signed with the deployment's key, valid until `expires`, needing no token. Answers the recording as a WAV file. Served only where there is a deployment key (SECRET_KEY, or the embedded setup's generated one).",
+      params: z.object({ file: z.string().regex(/^\d{1,10}\.wav$/).describe('`{call id}.wav`') }),
+      querystring: z.object({
+        expires: z.string().regex(/^\d{1,12}$/).describe('Until when the link is valid (Unix seconds)'),
+        signature: z.string().max(100),
+      }),
+      security: [{ recordingLink: [] }],
+      response: {
+        200: { description: 'The recording', content: { 'audio/wav': { schema: z.string().meta({ format: 'binary' }) } } },
+        403: messageSchema.describe('The link is altered or has expired'),
+        404: messageSchema.describe('No such recording (or its call was deleted)'),
+      },
+    },
+    validatorCompiler: documentedNotValidated,
+  }, async (req, reply) => {
     const { file } = req.params as { file: string };
     const query = req.query as Record<string, unknown>;
     const m = /^(\d{1,10})\.wav$/.exec(file);

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { WebCarrier } from '../../telephony/web/carrier.js';
-import { messageSchema, pathId, typed, validationSchema } from '../toolkit/route.js';
+import { messageSchema, pathId, refusePlainGet, socketResponses, typed, validationSchema } from '../toolkit/route.js';
 import { v } from '../toolkit/validation.js';
 import { browserSocket } from './socket.js';
 import { spendMediaToken, speechAvailable, startWebCall } from './service.js';
@@ -56,30 +56,37 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
     startWebCall(app.ctx, { userId: req.user.id, assistantId: req.body.assistant_id, mode: req.body.mode ?? 'audio', variables: req.body.variables ?? {} }),
   );
 
-  r.get('/web-calls/:id/media', {
-    websocket: true,
+  // `wsHandler`, not `websocket: true`: @fastify/websocket hides `websocket: true` routes
+  // from /openapi.json. `handler` answers a plain GET as the plugin does for those (404).
+  r.route({
+    method: 'GET',
+    url: '/web-calls/:id/media',
     config: { auth: 'none' },
     schema: {
       tags,
       summary: 'The media WebSocket of a browser call',
-      description: 'Open with the `media_path` from POST /api/user/web-calls. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting.',
+      description:
+        'A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting.',
       params: z.object({ id: pathId() }),
       querystring: z.object({ token: z.string().max(100).optional() }),
-      security: [],
+      security: [{ mediaToken: [] }],
+      response: socketResponses,
     },
-  }, async (ws, req) => {
-    const socket = browserSocket(ws);
-    const callId = req.params.id;
-    const mode = await spendMediaToken(app.ctx, callId, req.query.token ?? '');
-    const carrier = app.ctx.carriers.get('web');
-    const engine = app.ctx.services.calls;
-    if (!mode || !(carrier instanceof WebCarrier) || !engine) {
-      socket.close(CLOSE_TOKEN_REFUSED, 'token refused');
-      return;
-    }
-    carrier.attach(callId, socket, mode);
-    await engine.startCall(callId);
-    // Still waiting: the call was not this socket's to run (ended already, or another's).
-    if (carrier.detach(callId, socket)) socket.close(CLOSE_NOT_WAITING, 'call is not waiting');
+    handler: refusePlainGet,
+    wsHandler: async (ws, req) => {
+      const socket = browserSocket(ws);
+      const callId = req.params.id;
+      const mode = await spendMediaToken(app.ctx, callId, req.query.token ?? '');
+      const carrier = app.ctx.carriers.get('web');
+      const engine = app.ctx.services.calls;
+      if (!mode || !(carrier instanceof WebCarrier) || !engine) {
+        socket.close(CLOSE_TOKEN_REFUSED, 'token refused');
+        return;
+      }
+      carrier.attach(callId, socket, mode);
+      await engine.startCall(callId);
+      // Still waiting: the call was not this socket's to run (ended already, or another's).
+      if (carrier.detach(callId, socket)) socket.close(CLOSE_NOT_WAITING, 'call is not waiting');
+    },
   });
 }

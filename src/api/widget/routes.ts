@@ -79,6 +79,8 @@ export async function widgetRoutes(app: FastifyInstance): Promise<void> {
     return { message: 'Widget key revoked' };
   });
 
+  // The CORS preflight a browser sends on its own before POST /widget/calls: not part of the
+  // API a client calls, so left out of /openapi.json (docs/decisions.md, test/http/openapi.test.ts).
   app.options('/widget/calls', { schema: { hide: true }, config: { auth: 'none' } }, async (req, reply) => {
     allowOrigin(req, reply);
     return reply
