@@ -16,12 +16,18 @@ import { connect } from '../src/db/pool.js';
 import { buildApp } from '../src/http/app.js';
 import { carriersFromConfig, providersFromConfig } from '../src/compose.js';
 import { createLogger } from '../src/logger.js';
+import { Metrics } from '../src/observability/metrics.js';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../packages/client/src/schema.d.ts', import.meta.url));
 
-/** The OpenAPI document the service serves at /openapi.json, with fixed public addresses. */
+/**
+ * The OpenAPI document the service serves at /openapi.json, with fixed public addresses: of
+ * a service with every route on, as `switchboard` runs. Twilio's callbacks are always served
+ * (accounts may store their own Twilio credentials), recording links wherever there is a
+ * deployment key (SECRET_KEY, or the embedded setup's generated one).
+ */
 export async function openApiDocument(): Promise<Record<string, unknown>> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN: 'x'.repeat(32), RATE_LIMIT_PER_MINUTE: '0' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN: 'x'.repeat(32), RATE_LIMIT_PER_MINUTE: '0', SECRET_KEY: 'k'.repeat(32) });
   const database = connect('postgres://unused@127.0.0.1:1/unused', { max: 1 });
   const log = createLogger('silent');
   const app = await buildApp({
@@ -30,10 +36,11 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     log,
     tokens: new TokenCache(database.db),
     adminAuth: new AdminAuth(database.db, config.ADMIN_TOKEN),
-    carriers: carriersFromConfig(config),
+    carriers: carriersFromConfig(config, { twilioAccounts: async () => null }),
     providers: providersFromConfig(config),
     instanceId: 'openapi',
-    services: {},
+    // Every service process has metrics (src/service.ts), so /metrics is served.
+    services: { metrics: new Metrics() },
   });
   try {
     await app.ready();

@@ -5280,6 +5280,508 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/carriers/twilio/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Twilio's media stream of a call (WebSocket)
+         * @description A WebSocket speaking Twilio's Media Streams protocol (connected, start, media, dtmf, mark, stop; the service sends media, mark and clear). Twilio opens it as the TwiML of a call tells it; the credential is in the `start` message, not the URL: its customParameters `call` (our call id) and `token` (the call's one-time media token), and its callSid must be the call's. The stream is then the call's on whichever instance it reached. Closed with 1008 when the first message is not `start`, a message is malformed, or the token is wrong or used; 1011 on a server error.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols: the WebSocket is open (send `Connection: Upgrade`, `Upgrade: websocket`) */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A plain GET, without the WebSocket upgrade */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carriers/twilio/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio's status and answering-machine callbacks of a call
+         * @description The statusCallback (and asyncAmdStatusCallback) the service gives Twilio when it places a call: the call's progress (ringing, answered, busy, no-answer, failed, canceled, completed) and what answered it. Verified with the auth token of the call's account.
+         */
+        post: {
+            parameters: {
+                query: {
+                    /** @description Set on the asynchronous answering-machine callback; that callback's verdict is its AnsweredBy field */
+                    amd?: "1";
+                    /** @description The id of our call, set by the service in the callback URL it gave Twilio; an unknown call is refused with 403 */
+                    call: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /** @description The Twilio account; when present it must be the account whose auth token verified the signature, else 403 */
+                        AccountSid?: string;
+                        /** @description The answering-machine verdict: human, machine_start, machine_end_beep, machine_end_silence, machine_end_other, fax or unknown */
+                        AnsweredBy?: string;
+                        /** @description Twilio's id of the call; once the call has one, another is refused with 403 */
+                        CallSid?: string;
+                        /** @description queued, initiated, ringing, in-progress, busy, no-answer, failed, canceled or completed; the first two are ignored */
+                        CallStatus?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Taken */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description An unknown call, another call's CallSid, or a signature that does not verify with the call's account */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Calls are not running on this instance */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carriers/twilio/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio's webhook for an incoming call
+         * @description Set as the Voice webhook (HTTP POST) of the Twilio numbers. Answers TwiML: `<Connect><Stream>` to this service's media socket (GET /carriers/twilio/media, with the call's id and one-time token as stream parameters) when the number's assistant takes the call, else a spoken apology and `<Hangup/>` (no assistant holds the number, the assistant is not active, the account's parallel-call limit is reached, the instance is shutting down).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        /** @description The Twilio account; when present it must be the account whose auth token verified the signature, else 403 */
+                        AccountSid?: string;
+                        /** @description Read when To is absent */
+                        Called?: string;
+                        /** @description Read when From is absent */
+                        Caller?: string;
+                        /** @description Twilio's id of the call (CA…), kept as the call's carrier id */
+                        CallSid?: string;
+                        /** @description The caller's number */
+                        From?: string;
+                        /** @description The number called (E.164): it must be a number of an account, with an assistant, for the call to be taken */
+                        To?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description TwiML: the call connected to the media stream, or a polite refusal */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/xml": string;
+                    };
+                };
+                /** @description The signature does not verify with the account of the number called */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Calls are not running on this instance */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process answers
+         * @description Needs nothing else (no database): a load balancer or orchestrator restarts an instance that stops answering.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this instance
+         * @description The Prometheus text exposition format: calls, dialer, webhook deliveries, HTTP requests by route pattern, the database pool. The bearer token is METRICS_TOKEN when set, or the admin token; a user token is refused (401).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The exposition, never cached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain; version=0.0.4; charset=utf-8": string;
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document
+         * @description The routes this instance serves: GET /recordings/{file} only where there is a deployment key (SECRET_KEY, or the embedded setup’s generated one).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An OpenAPI 3.1 document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: this instance takes new work
+         * @description 503 while the instance drains after SIGTERM (its live calls go on) or while the database is unreachable.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recordings/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A call's recording (signed link)
+         * @description The `recording_url` of a call, as the API and webhooks give it: a link signed with the deployment's key, valid until `expires`, needing no token. Answers the recording as a WAV file. Served only where there is a deployment key (SECRET_KEY, or the embedded setup's generated one).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Until when the link is valid (Unix seconds) */
+                    expires: string;
+                };
+                header?: never;
+                path: {
+                    /** @description `{call id}.wav` */
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The recording */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/wav": string;
+                    };
+                };
+                /** @description The link is altered or has expired */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description No such recording (or its call was deleted) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web-calls/{id}/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The media WebSocket of a browser call
+         * @description A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols: the WebSocket is open (send `Connection: Upgrade`, `Upgrade: websocket`) */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A plain GET, without the WebSocket upgrade */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/calls": {
         parameters: {
             query?: never;
