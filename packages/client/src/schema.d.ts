@@ -5384,6 +5384,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description A form over 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
                 /** @description Calls are not running on this instance */
                 503: {
                     headers: {
@@ -5455,6 +5466,17 @@ export interface paths {
                 };
                 /** @description The signature does not verify with the account of the number called */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description A form over 64 KiB */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
