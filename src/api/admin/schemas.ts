@@ -38,7 +38,8 @@ export function serializeAdminPhoneNumber(n: PhoneNumberSummary): z.infer<typeof
   return { ...serializePhoneNumber(n), carrier: n.carrier, carrier_sid: n.carrierSid };
 }
 
-const twilioSid = (prefix: string) => v.filled({ max: 64 }).regex(new RegExp(`^${prefix}[0-9a-fA-F]{32}$`), { error: msg.format });
+/** A Twilio sid: its two-letter prefix and 32 hex digits. */
+const twilioSid = (prefix: string) => new RegExp(`^${prefix}[0-9a-fA-F]{32}$`);
 
 /**
  * Twilio credentials of an account: the auth token always (Twilio signs its callbacks with it, and
@@ -46,10 +47,11 @@ const twilioSid = (prefix: string) => v.filled({ max: 64 }).regex(new RegExp(`^$
  * empty optional field counts as not sent.
  */
 export const setTwilioAccountBody = z.object({
-  account_sid: twilioSid('AC'),
+  account_sid: v.filled({ max: 64 }).regex(twilioSid('AC'), { error: msg.format }),
   auth_token: v.filled({ max: 128 }),
-  api_key_sid: v.emptyAsNull(twilioSid('SK')),
-  api_key_secret: v.emptyAsNull(v.filled({ max: 128 })),
+  // "" never reaches the inner schemas: emptyAsNull reads it as null first.
+  api_key_sid: v.emptyAsNull(v.string({ max: 64 }).regex(twilioSid('SK'), { error: msg.format })),
+  api_key_secret: v.emptyAsNull(v.string({ max: 128 })),
 }).superRefine((body, ctx) => {
   // Laravel's required_with, both ways: a key is useless without its secret.
   if (body.api_key_sid && !body.api_key_secret) ctx.addIssue({ code: 'custom', path: ['api_key_secret'], message: 'The :attribute field is required when api key sid is present.' });
