@@ -10,6 +10,7 @@
  * longer holds (someone else moved the call first).
  */
 import type { Logger } from 'pino';
+import { storableJson, storableText } from '../lib/storable.js';
 
 export const CALL_STATUSES = [
   'initiated',
@@ -101,7 +102,9 @@ export async function transitionCall(
       sets.push(`${column} = now()`);
       continue;
     }
-    values.push(value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
+    // What a model, a customer or a carrier said, as PostgreSQL can store it: one NUL in a
+    // transcript would fail the final record and lose the whole conversation.
+    values.push(value !== null && typeof value === 'object' ? JSON.stringify(storableJson(value)) : typeof value === 'string' ? storableText(value) : value);
     sets.push(`${column} = $${values.length}`);
   }
   const text = `UPDATE calls SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING user_id`;

@@ -10,6 +10,7 @@
  */
 import type { Logger } from 'pino';
 import type pg from 'pg';
+import { storableJson, storableText } from '../lib/storable.js';
 import type { Clock } from '../telephony/clock.js';
 
 export type TurnKind = 'greeting' | 'reply' | 'reengagement' | 'voicemail';
@@ -212,16 +213,17 @@ export class DbTurnRecorder implements TurnRecorder {
       turn.position,
       turn.kind,
       turn.startedAt,
-      turn.callerText,
-      turn.assistantText,
+      // Said by the caller or a model: stored with U+FFFD for what PostgreSQL refuses (NUL, lone surrogates).
+      turn.callerText === null ? null : storableText(turn.callerText),
+      storableText(turn.assistantText),
       turn.interrupted,
       turn.timings.finalTranscript,
       turn.timings.llmFirstToken,
       turn.timings.ttsFirstByte,
       turn.timings.firstAudio,
-      JSON.stringify(turn.bargeIns.map((b) => ({ at_ms: b.atMs, heard_text: b.heardText }))),
-      JSON.stringify(turn.fillers.map((f) => ({ at_ms: f.atMs, text: f.text, reason: f.reason }))),
-      turn.error === null ? null : JSON.stringify(turn.error),
+      JSON.stringify(storableJson(turn.bargeIns.map((b) => ({ at_ms: b.atMs, heard_text: b.heardText })))),
+      JSON.stringify(storableJson(turn.fillers.map((f) => ({ at_ms: f.atMs, text: f.text, reason: f.reason })))),
+      turn.error === null ? null : JSON.stringify(storableJson(turn.error)),
     ];
     this.chain = this.chain
       .then(async () => {
