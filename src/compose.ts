@@ -15,7 +15,7 @@ import { createLlmProvider } from './providers/llm/index.js';
 import { ProviderRegistry } from './providers/registry.js';
 import { speechProviders, type SpeechConfig } from './providers/speech.js';
 import { LocalTts } from './providers/tts/local/index.js';
-import { synthesizer } from './providers/tts/synthesize.js';
+import { synthesizer } from './providers/synthesize.js';
 
 /** The sandbox customer's local voice: a different one from the assistants' default (en-us). */
 const SANDBOX_CUSTOMER_VOICE = 'en-gb';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readWav } from '../src/audio/wav.js';
 import { LocalTts } from '../src/providers/tts/local/index.js';
-import { synthesizer } from '../src/providers/tts/synthesize.js';
+import { synthesizer } from '../src/providers/synthesize.js';
 import { ClipBook, EnergySegmenter } from './support/doubles/clips.js';
 import { startMain, stopMain, type MainProcess } from './support/main-process.js';
 import { waitFor } from './support/wait.js';

@@ -18,7 +18,7 @@ import type { Clock } from '../../telephony/clock.js';
 import type { LegMedia } from '../../telephony/types.js';
 import type { SttProvider, SttStreamOptions } from '../../providers/stt/types.js';
 import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
-import { synthesize } from '../../providers/tts/synthesize.js';
+import { synthesize } from '../../providers/synthesize.js';
 import type { FillerReason, TurnKind, TurnTracker } from '../turns.js';
 import type { Frame, TurnId } from './frames.js';
 import { InterruptionStage } from './interruption.js';

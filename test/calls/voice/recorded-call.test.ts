@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWav } from '../../../src/audio/wav.js';
 import { callEnginePart } from '../../../src/calls/index.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
-import { synthesizer } from '../../../src/providers/tts/synthesize.js';
+import { synthesizer } from '../../../src/providers/synthesize.js';
 import { CarrierRegistry } from '../../../src/telephony/registry.js';
 import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
 import { EnergySegmenter } from '../../support/doubles/clips.js';

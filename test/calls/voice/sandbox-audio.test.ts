@@ -12,7 +12,7 @@ import { voiceFactory } from '../../../src/calls/voice/factory.js';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
 import { ProviderRegistry } from '../../../src/providers/registry.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
-import { synthesizer } from '../../../src/providers/tts/synthesize.js';
+import { synthesizer } from '../../../src/providers/synthesize.js';
 import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
 import type { SandboxMedia } from '../../../src/telephony/sandbox/media.js';

@@ -18,7 +18,7 @@ import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
 import { ProviderRegistry } from '../../../src/providers/registry.js';
 import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
-import { synthesizer } from '../../../src/providers/tts/synthesize.js';
+import { synthesizer } from '../../../src/providers/synthesize.js';
 import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
 import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';

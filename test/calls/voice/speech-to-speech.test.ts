@@ -16,7 +16,7 @@ import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
 import { bargeInRule, endpointRule } from '../../../src/calls/voice/sensitivity.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
 import { CallSession } from '../../../src/calls/session.js';
-import { synthesizer } from '../../../src/providers/tts/synthesize.js';
+import { synthesizer } from '../../../src/providers/synthesize.js';
 import { systemClock } from '../../../src/telephony/clock.js';
 import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
 import { fixture } from '../../support/audio-fixtures.js';

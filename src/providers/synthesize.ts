@@ -2,9 +2,9 @@
  * A whole utterance from a streaming text-to-speech provider, at a given rate: for speakers that
  * need audio, not a stream (the sandbox's simulated customer).
  */
-import { concat } from '../../audio/pcm.js';
-import { Resampler } from '../../audio/resample.js';
-import type { TtsProvider, TtsStreamOptions } from './types.js';
+import { concat } from '../audio/pcm.js';
+import { Resampler } from '../audio/resample.js';
+import type { TtsProvider, TtsStreamOptions } from './tts/types.js';
 
 export function synthesizer(provider: TtsProvider, voice: string, language = 'en'): (text: string, sampleRate: number) => Promise<Int16Array> {
   return (text, sampleRate) => synthesize(provider, { voice, sampleRate, language }, text);
