@@ -96,9 +96,9 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
     const form = formOf(req);
     const signature = req.headers['x-twilio-signature'];
     if (!carrier.verify(credentials.authToken, typeof signature === 'string' ? signature : undefined, req.url, form)) return false;
-    // A request signed for another account of the same operator is not this account's.
-    const accountSid = form.get('AccountSid');
-    return accountSid === null || accountSid === credentials.accountSid;
+    // A request signed for another account of the same operator is not this account's; Twilio
+    // names the account in every callback, so one that does not is not Twilio's.
+    return form.get('AccountSid') === credentials.accountSid;
   };
 
   app.post(TWILIO_ROUTES.voice, {

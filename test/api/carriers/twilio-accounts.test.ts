@@ -111,6 +111,9 @@ describe("status callbacks are checked against the call's own account", () => {
         expect((await postForm(path, params, twilioSignature(token, url, params))).status, what).toBe(403);
       }
     }
+    // Bob's token, but no account named at all: Twilio always names it.
+    const unnamed = { CallSid: call.sid, CallStatus: 'busy' };
+    expect((await postForm(path, unnamed, twilioSignature(BOB.token, url, unnamed))).status).toBe(403);
     const after = await callRow(callId);
     expect(after).toEqual(before);
     expect(after).toMatchObject({ status: 'ringing', answered_by: 'unknown' });
