@@ -17,6 +17,7 @@ import { buildApp } from '../src/http/app.js';
 import { carriersFromConfig, providersFromConfig } from '../src/compose.js';
 import { createLogger } from '../src/logger.js';
 import { Metrics } from '../src/observability/metrics.js';
+import { recordingStoreFor } from '../src/recordings/store.js';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../packages/client/src/schema.d.ts', import.meta.url));
 
@@ -38,6 +39,7 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     adminAuth: new AdminAuth(database.db, config.ADMIN_TOKEN),
     carriers: carriersFromConfig(config, { twilioAccounts: async () => null }),
     providers: providersFromConfig(config),
+    recordings: recordingStoreFor(config),
     instanceId: 'openapi',
     // Every service process has metrics (src/service.ts), so /metrics is served.
     services: { metrics: new Metrics() },

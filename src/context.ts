@@ -7,6 +7,7 @@ import type { Database } from './db/pool.js';
 import type { Metrics } from './observability/metrics.js';
 import type { Tracing } from './observability/tracing.js';
 import type { ProviderRegistry } from './providers/registry.js';
+import type { RecordingStore } from './recordings/store.js';
 import type { CarrierRegistry } from './telephony/registry.js';
 
 /**
@@ -24,6 +25,12 @@ export interface AppContext {
   carriers: CarrierRegistry;
   /** The LLM and speech providers, by kind and name (chosen by the composition root). */
   providers: ProviderRegistry;
+  /**
+   * Where call recordings are kept (a folder or an S3 bucket, src/recordings): one per process,
+   * whatever parts it runs — the engine saves to it, the API serves from it, and deleting a call
+   * deletes its recording through it.
+   */
+  recordings: RecordingStore;
   /** A short random id of this process, stored on live calls for crash recovery. */
   instanceId: string;
   /** Set when the process begins to shut down (src/service.ts): /ready answers 503 from then on. */

@@ -16,6 +16,7 @@ import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import { CallFinishedEvents } from './calls/events.js';
 import { carriersFromConfig, providersFromConfig } from './compose.js';
+import { recordingStoreFor } from './recordings/store.js';
 import { AccountProviders, ProviderCredentials } from './accounts/provider-keys.js';
 import type { AppContext } from './context.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
@@ -138,6 +139,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => undefined);
     // The last spans (calls ended by the shutdown) are exported before the process goes.
     await tracing?.shutdown().catch((err) => log.warn({ err }, 'exporting the last traces failed'));
+    ctx?.recordings.close();
     await database?.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
   };
@@ -164,6 +166,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
           twilioAccounts: (userId) => openTwilioAccount(database!.db, purposeKey(config, 'credentials'), userId),
         }),
       providers: opts.providers ?? providersFromConfig(config),
+      recordings: recordingStoreFor(config),
       instanceId: randomBytes(6).toString('hex'),
       services: { metrics: new Metrics() },
     };

@@ -259,7 +259,7 @@ export class CallEngine implements CallService {
     const callSpan = tracing?.start('call', { 'switchboard.call_id': callId, 'switchboard.call_type': call.type, 'switchboard.instance': this.ctx.instanceId });
     const turnRecorder = observeTurns(new DbTurnRecorder(pool, callId, log), { metrics, tracing, callSpan });
     // `record` on an audio leg of ours (Twilio records its own calls): the voice core's two channels.
-    const recording = spoken && assistant.record && !placesRemotely(carrier) && this.ctx.services.recordingStore ? new AudioCallRecording(this.clock, assistant.maxDuration + 60) : null;
+    const recording = spoken && assistant.record && !placesRemotely(carrier) && this.ctx.recordings ? new AudioCallRecording(this.clock, assistant.maxDuration + 60) : null;
     const voice = spoken && recording ? recording.wrap(spoken) : spoken;
     const session: CallSession = new CallSession(
       {
@@ -316,7 +316,7 @@ export class CallEngine implements CallService {
         await chain;
         await turnRecorder.flush();
         const carrierPrice = placesRemotely(carrier) && result.connected ? await this.remote.priceOf(carrier, callId, call.user_id) : null;
-        const store = this.ctx.services.recordingStore;
+        const store = this.ctx.recordings;
         if (placesRemotely(carrier) && result.connected && assistant.record && store) {
           result.recordingUrl = (await this.remote.keepRecording(carrier, callId, call.user_id, store)) ?? result.recordingUrl;
         }

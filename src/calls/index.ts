@@ -10,7 +10,6 @@ import { CallEngine } from './engine.js';
 import { SileroVad, sharedVadRunner, type SileroVadRunner } from '../audio/vad/silero.js';
 import type { VadModels } from './voice/factory.js';
 import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
-import { recordingStoreFor, type RecordingStore } from '../recordings/store.js';
 import { ConfigError } from '../config.js';
 import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
 import { loopFailureLogger } from '../db/unavailable.js';
@@ -26,16 +25,8 @@ declare module '../context.js' {
 
 const SWEEP_INTERVAL_MS = 10_000;
 
-declare module '../context.js' {
-  interface Services {
-    /** Where this process keeps call recordings (src/recordings). */
-    recordingStore?: RecordingStore;
-  }
-}
-
 export function callEnginePart(ctx: AppContext): BackgroundPart {
   const events = ctx.services.callEvents;
-  const recordingStore = recordingStoreFor(ctx.config);
   const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx) });
   const { pool } = ctx.database;
   const timers: NodeJS.Timeout[] = [];
@@ -55,9 +46,6 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
     provides: {
       calls: engine,
       callEngine: engine,
-      recordingStore,
-      // Deleting a call deletes its recording (src/api/calls).
-      recordings: { deleteRecording: (callId: number) => recordingStore.delete(callId) },
     },
     async start() {
       await heartbeat(pool, ctx.instanceId);
@@ -97,7 +85,6 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       await engine.stop(ctx.config.SHUTDOWN_GRACE_SECONDS * 1000);
       clearInterval(heartbeatTimer);
       await engine.remote.stop();
-      (recordingStore as { close?: () => void }).close?.();
       await forgetInstance(pool, ctx.instanceId).catch(() => undefined);
     },
   };

@@ -23,6 +23,8 @@ export interface RecordingStore {
   open(callId: number): Promise<StoredRecording | null>;
   /** Removes the recording; removing one that does not exist is not an error. */
   delete(callId: number): Promise<void>;
+  /** Releases connections (the process is shutting down). */
+  close(): void;
 }
 
 function fileName(callId: number): string {
@@ -57,6 +59,10 @@ export class FileRecordingStore implements RecordingStore {
 
   async delete(callId: number): Promise<void> {
     await fs.promises.rm(path.join(this.dir, fileName(callId)), { force: true });
+  }
+
+  close(): void {
+    // Files hold nothing open between calls.
   }
 }
 

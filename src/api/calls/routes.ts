@@ -85,13 +85,10 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
     const outcome = await deleteCall(db, req.user.id, req.params.id);
     if (outcome.kind === 'not_found') throw notFound(CALL_NOT_FOUND);
     if (outcome.kind === 'live') throw new HttpError(409, 'The call is still in progress and cannot be deleted.');
-    const recordings = app.ctx.services.recordings;
-    if (recordings) {
-      // The record is gone either way; a recording that cannot be removed now is logged, not re-raised.
-      await recordings.deleteRecording(outcome.row.id).catch((err: unknown) => {
-        req.log.error({ err, callId: outcome.row.id }, 'removing the recording of a deleted call failed');
-      });
-    }
+    // The record is gone either way; a recording that cannot be removed now is logged, not re-raised.
+    await app.ctx.recordings.delete(outcome.row.id).catch((err: unknown) => {
+      req.log.error({ err, callId: outcome.row.id }, 'removing the recording of a deleted call failed');
+    });
     return { message: 'Call deleted successfully' };
   });
 }

@@ -18,21 +18,6 @@ import { LIVE_STATUSES } from '../../calls/state-machine.js';
 import type { ListCallsQuery } from './schemas.js';
 import type { CallRow, ListedCallRow } from './serializer.js';
 
-/**
- * The store of call recordings, installed as `ctx.services.recordings` by the engine when it
- * keeps recordings (src/calls/). Deleting a call removes its recording through it; removing
- * one that does not exist is a no-op.
- */
-export interface CallRecordings {
-  deleteRecording(callId: number): Promise<void>;
-}
-
-declare module '../../context.js' {
-  interface Services {
-    recordings?: CallRecordings;
-  }
-}
-
 export type CallRowFull = typeof calls.$inferSelect;
 
 export interface CallFilters {

@@ -6,15 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { recordingLinksFor } from '../../recordings/service.js';
-import { recordingStoreFor } from '../../recordings/store.js';
 import { HttpError, notFound } from '../toolkit/errors.js';
 import { documentedNotValidated, messageSchema } from '../toolkit/route.js';
 
 export async function recordingRoutes(app: FastifyInstance): Promise<void> {
   const links = recordingLinksFor(app.ctx.config);
   if (!links) return; // no deployment key: no links are made, none can be served
-  const store = recordingStoreFor(app.ctx.config);
-  app.addHook('onClose', async () => (store as { close?: () => void }).close?.());
+  const store = app.ctx.recordings;
 
   // The link's parts are checked by the handler (documentedNotValidated): whatever is wrong
   // with a link answers 403 or 404 and says nothing about the call, never a 422.

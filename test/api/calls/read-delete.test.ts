@@ -4,6 +4,8 @@ import { calls, webhookDeliveries } from '../../../src/db/schema.js';
 import { insertAssistant, insertCampaign } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 import { insertCall } from './support.js';
+import { writeWav } from '../../../src/audio/wav.js';
+import { FileRecordingStore, type RecordingStore } from '../../../src/recordings/store.js';
 
 let t: TestService;
 let alice: TestUser;
@@ -124,14 +126,19 @@ describe('DELETE /api/user/calls/{id}', () => {
   const exists = async (id: number) =>
     (await t.service.ctx.database.db.select({ id: calls.id }).from(calls).where(eq(calls.id, id))).length === 1;
 
+  const store = () => t.service.ctx.recordings;
+  let kept: RecordingStore | null = null;
   afterEach(() => {
-    delete t.service.ctx.services.recordings;
+    if (kept) t.service.ctx.recordings = kept;
+    kept = null;
   });
 
   it('deletes a finished call, its webhook log and its recording', async () => {
-    const removed: number[] = [];
-    t.service.ctx.services.recordings = { deleteRecording: async (id) => void removed.push(id) };
     const row = await insertCall(t, alice.id, { status: 'ended_by_customer', recordingUrl: 'http://x/rec.wav' });
+    await store().save(row.id, writeWav(8000, new Int16Array(800)));
+    // Another call's recording stays.
+    const other = await insertCall(t, alice.id, { status: 'completed', recordingUrl: 'http://x/other.wav' });
+    await store().save(other.id, writeWav(8000, new Int16Array(800)));
     await t.service.ctx.database.db.insert(webhookDeliveries).values({
       callId: row.id, userId: alice.id, messageId: 'msg_1', kind: 'post_call', url: 'http://example.test/hook', attempt: 1,
     });
@@ -139,7 +146,10 @@ describe('DELETE /api/user/calls/{id}', () => {
     expect(res).toMatchObject({ status: 200, body: { message: 'Call deleted successfully' } });
     expect(res.body).toEqual({ message: 'Call deleted successfully' });
     expect(await exists(row.id)).toBe(false);
-    expect(removed).toEqual([row.id]);
+    expect(await store().open(row.id)).toBeNull();
+    const stays = await store().open(other.id);
+    expect(stays?.size).toBeGreaterThan(0);
+    stays?.body.destroy();
     const log = await t.service.ctx.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.callId, row.id));
     expect(log).toEqual([]);
     expect(await alice.get(`/api/user/calls/${row.id}`)).toMatchObject(NOT_FOUND);
@@ -147,7 +157,9 @@ describe('DELETE /api/user/calls/{id}', () => {
   });
 
   it('still deletes the record when removing the recording fails (logged)', async () => {
-    t.service.ctx.services.recordings = { deleteRecording: async () => { throw new Error('disk gone'); } };
+    // A recordings folder that cannot be reached: the path runs through a file.
+    kept = t.service.ctx.recordings;
+    t.service.ctx.recordings = new FileRecordingStore('/dev/null/recordings');
     const row = await insertCall(t, alice.id, { recordingUrl: 'http://x/rec.wav' });
     expect(await alice.delete(`/api/user/calls/${row.id}`)).toMatchObject({ status: 200, body: { message: 'Call deleted successfully' } });
     expect(await exists(row.id)).toBe(false);
