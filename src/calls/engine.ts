@@ -153,9 +153,10 @@ export class CallEngine implements CallService {
    * Runs a created call here. Without `attach`, the call is claimed and dialed on its carrier
    * (a carrier whose network calls back is only asked to place it: its session starts where
    * its media stream arrives). With `attach`, the call was claimed by its media stream
-   * (RemoteCalls.claimStream) and runs on that leg.
+   * (RemoteCalls.claimStream) and runs on that leg; `carrierCallId` is the network's id of the
+   * call, as its stream brought it (the call's price and recording are asked for with it).
    */
-  async startCall(callId: number, attach?: { leg: CarrierLeg }): Promise<void> {
+  async startCall(callId: number, attach?: { leg: CarrierLeg; carrierCallId?: string }): Promise<void> {
     const log = this.ctx.log.child({ callId });
     // While shutting down no new call is placed (placeCall), but a call created before — by a
     // dialer tick in flight at the signal, a browser call whose page connects now, a Twilio
@@ -315,10 +316,11 @@ export class CallEngine implements CallService {
         const result = await session.run();
         await chain;
         await turnRecorder.flush();
-        const carrierPrice = placesRemotely(carrier) && result.connected ? await this.remote.priceOf(carrier, callId, call.user_id) : null;
+        const remoteCall = { callId, userId: call.user_id, carrierCallId: attach?.carrierCallId ?? null };
+        const carrierPrice = placesRemotely(carrier) && result.connected ? await this.remote.priceOf(carrier, remoteCall) : null;
         const store = this.ctx.recordings;
         if (placesRemotely(carrier) && result.connected && assistant.record && store) {
-          result.recordingUrl = (await this.remote.keepRecording(carrier, callId, call.user_id, store)) ?? result.recordingUrl;
+          result.recordingUrl = (await this.remote.keepRecording(carrier, remoteCall, store)) ?? result.recordingUrl;
         }
         if (recording && result.connected && store) result.recordingUrl = await recording.keep(result.talkMs, store, callId, log);
         const post = await runPostCall({

@@ -28,6 +28,13 @@ import { executorOf } from './events.js';
 import { USER_CALLS_LOCK } from './limits.js';
 import { isLive, NOW, transitionCall, type CallStatus, type EndStatus, type TransitionFields } from './state-machine.js';
 
+/** A call that ran a session on a remote carrier: its network's call id came with its media stream. */
+export interface FinishedRemoteCall {
+  callId: number;
+  userId: number;
+  carrierCallId: string | null;
+}
+
 /** What a network reports about a call's progress, in our words. */
 export type RemoteProgress = 'ringing' | 'answered' | 'busy' | 'no-answer' | 'failed' | 'canceled' | 'completed';
 
@@ -43,6 +50,17 @@ export interface ClaimedStream {
   carrier: string;
   carrierCallId: string | null;
   answeredBy: AnsweredBy;
+}
+
+/** A call as a callback of its network finds it: one read serves the verification and the progress. */
+export interface RemoteCallRow {
+  id: number;
+  userId: number;
+  carrier: string;
+  carrierCallId: string | null;
+  status: CallStatus;
+  /** The media token is spent (a stream took the call), or was never set. */
+  streamClaimed: boolean;
 }
 
 export type InboundDecision =
@@ -131,7 +149,7 @@ export class RemoteCalls {
       // A warning: the network said no (a number it will not call, an unverified caller id, an
       // account's credentials), the call's record says failed; nothing of ours broke.
       log.warn({ err }, 'the carrier refused to place the call');
-      await this.endUnconnected(call.id, 'failed');
+      await this.endPlaced(call.id, 'failed');
       return;
     }
     try {
@@ -156,7 +174,7 @@ export class RemoteCalls {
    */
   private async abandonPlaced(carrier: RemoteCarrier, call: { id: number; userId: number }, carrierCallId: string, log: Logger): Promise<void> {
     try {
-      if (!(await this.streamClaimed(call.id))) await this.endUnconnected(call.id, 'failed', { evaluation: { failed: PLACE_FAILURES.callIdNotStored } });
+      await this.endPlaced(call.id, 'failed', { evaluation: { failed: PLACE_FAILURES.callIdNotStored } });
     } catch (err) {
       log.error({ err }, 'ending the call whose carrier id could not be stored failed');
     }
@@ -205,46 +223,54 @@ export class RemoteCalls {
   }
 
   /**
-   * A progress report of the network. Ringing moves the call; the end of a call that never
-   * reached a session ends it here. A call with a running session ends through its leg
-   * (the stream stops), so `completed` does nothing to it.
+   * A progress report of the network on `call` (as `callOwner` read it). Ringing moves the
+   * call; the end of a call that never reached a session ends it here. A call with a running
+   * session ends through its leg (the stream stops), so `completed` does nothing to it. Every
+   * move is conditional on the status read, so a call that moved meanwhile is left alone.
    */
-  async progress(callId: number, report: RemoteProgress): Promise<void> {
-    const status = await this.statusOf(callId);
-    if (status === null || !isLive(status)) return;
+  async progress(call: RemoteCallRow, report: RemoteProgress): Promise<void> {
+    const { id, status } = call;
+    if (!isLive(status)) return;
     switch (report) {
       case 'ringing':
-        if (status === 'initiated') await transitionCall(this.ctx.database.pool, this.log, callId, 'initiated', 'ringing');
+        if (status === 'initiated') await transitionCall(this.ctx.database.pool, this.log, id, 'initiated', 'ringing');
         return;
       case 'answered':
         return; // the media stream's arrival answers the call (on whichever instance it reaches)
       case 'busy':
       case 'no-answer':
       case 'failed':
-        if (status !== 'in-progress') await this.endUnconnected(callId, report);
+        if (status !== 'in-progress') await this.endUnconnected(id, status, report);
         return;
       case 'canceled':
       case 'completed':
         // Answered but the stream never reached a session (refused, or the caller was gone first).
         // A claimed stream (token spent) belongs to its session, which ends the call itself even
         // when it has not yet recorded the answer (a slow instance); recovery covers a dead one.
-        if (status !== 'in-progress' && !(await this.streamClaimed(callId))) await this.endUnconnected(callId, 'ended');
+        if (status !== 'in-progress' && !call.streamClaimed) await this.endUnconnected(id, status, 'ended');
         return;
     }
   }
 
-  /** Ends a call no session runs (never answered, or its stream never came), with its call-finished event. */
-  async endUnconnected(callId: number, to: EndStatus, fields: TransitionFields = {}): Promise<boolean> {
-    const status = await this.statusOf(callId);
-    if (status === null || !isLive(status)) return false;
+  /**
+   * Ends a call no session runs (never answered, or its stream never came) from `from`, the
+   * status it was read in: one conditional UPDATE, with its call-finished event.
+   */
+  private async endUnconnected(callId: number, from: CallStatus, to: EndStatus, fields: TransitionFields = {}): Promise<boolean> {
     const events = this.ctx.services.callEvents;
     const moved = await inTransaction(this.ctx.database.pool, async (client) => {
-      const m = await transitionCall(client, this.log, callId, status, to, { endedAt: NOW, ...fields });
+      const m = await transitionCall(client, this.log, callId, from, to, { endedAt: NOW, ...fields });
       if (m) await events?.emit(executorOf(client), { callId, userId: m.userId });
       return m;
     });
     if (moved) this.log.info({ callId, status: to }, 'call ended before it reached a session');
     return moved !== null;
+  }
+
+  /** Ends a placed call that no stream has claimed, from the status it is in now. */
+  private async endPlaced(callId: number, to: EndStatus, fields: TransitionFields = {}): Promise<void> {
+    const call = await this.callOwner(callId);
+    if (call && isLive(call.status) && !call.streamClaimed) await this.endUnconnected(callId, call.status, to, fields);
   }
 
   /**
@@ -306,12 +332,20 @@ export class RemoteCalls {
     });
   }
 
-  /** The account a call belongs to and its carrier's call id (callbacks verify with the account's credentials). */
-  async callOwner(callId: number): Promise<{ userId: number; carrier: string; carrierCallId: string | null; status: CallStatus } | null> {
+  /**
+   * The call as its network's callbacks need it: its account (they verify with the account's
+   * credentials), its carrier's call id, its status and whether a stream has claimed it.
+   */
+  async callOwner(callId: number): Promise<RemoteCallRow | null> {
     if (!Number.isSafeInteger(callId) || callId <= 0 || callId > 2_147_483_647) return null;
-    const { rows } = await this.ctx.database.pool.query('SELECT user_id, carrier, carrier_call_sid, status FROM calls WHERE id = $1', [callId]);
+    const { rows } = await this.ctx.database.pool.query(
+      'SELECT user_id, carrier, carrier_call_sid, status, media_token_hash IS NULL AS stream_claimed FROM calls WHERE id = $1',
+      [callId],
+    );
     const row = rows[0];
-    return row ? { userId: Number(row.user_id), carrier: row.carrier, carrierCallId: row.carrier_call_sid, status: row.status } : null;
+    return row
+      ? { id: callId, userId: Number(row.user_id), carrier: row.carrier, carrierCallId: row.carrier_call_sid, status: row.status, streamClaimed: row.stream_claimed === true }
+      : null;
   }
 
   /** The account holding `number` on `carrier` (inbound webhooks verify with its credentials). */
@@ -320,36 +354,27 @@ export class RemoteCalls {
     return rows[0] ? Number(rows[0].user_id) : null;
   }
 
-  /** What the network charged for a finished call, or null (not rated yet, or it could not be asked). */
-  async priceOf(carrier: RemoteCarrier, callId: number, userId: number): Promise<number | null> {
-    if (!carrier.priceOf) return null;
-    const { rows } = await this.ctx.database.pool.query('SELECT carrier_call_sid FROM calls WHERE id = $1', [callId]);
-    const sid = rows[0]?.carrier_call_sid as string | null | undefined;
-    if (!sid) return null;
+  /** What the network charged for a finished call (`carrierCallId`), or null (not rated yet, or it could not be asked). */
+  async priceOf(carrier: RemoteCarrier, call: FinishedRemoteCall): Promise<number | null> {
+    const { callId, userId, carrierCallId } = call;
+    if (!carrier.priceOf || !carrierCallId) return null;
     try {
-      return await carrier.priceOf(userId, sid);
+      return await carrier.priceOf(userId, carrierCallId);
     } catch (err) {
       this.log.warn({ err, callId }, "the carrier's price of the call could not be read; using the configured rate");
       return null;
     }
   }
 
-  private async streamClaimed(callId: number): Promise<boolean> {
-    const { rows } = await this.ctx.database.pool.query('SELECT media_token_hash IS NULL AS claimed FROM calls WHERE id = $1', [callId]);
-    return rows[0]?.claimed === true;
-  }
-
   /**
    * Fetches the network's recording of a finished call and keeps it in `store`; resolves the
    * stored path for `recording_url`, or null when there is none.
    */
-  async keepRecording(carrier: RemoteCarrier, callId: number, userId: number, store: RecordingStore): Promise<string | null> {
-    if (!carrier.recordingOf) return null;
-    const { rows } = await this.ctx.database.pool.query('SELECT carrier_call_sid FROM calls WHERE id = $1', [callId]);
-    const sid = rows[0]?.carrier_call_sid as string | null | undefined;
-    if (!sid) return null;
+  async keepRecording(carrier: RemoteCarrier, call: FinishedRemoteCall, store: RecordingStore): Promise<string | null> {
+    const { callId, userId, carrierCallId } = call;
+    if (!carrier.recordingOf || !carrierCallId) return null;
     try {
-      const wav = await carrier.recordingOf(userId, sid);
+      const wav = await carrier.recordingOf(userId, carrierCallId);
       if (!wav) {
         this.log.warn({ callId }, 'the carrier made no recording of the call');
         return null;
@@ -360,10 +385,5 @@ export class RemoteCalls {
       this.log.error({ err, callId }, "keeping the carrier's recording of the call failed");
       return null;
     }
-  }
-
-  private async statusOf(callId: number): Promise<CallStatus | null> {
-    const { rows } = await this.ctx.database.pool.query('SELECT status FROM calls WHERE id = $1', [callId]);
-    return (rows[0]?.status as CallStatus | undefined) ?? null;
   }
 }

@@ -1,20 +1,24 @@
 /**
- * Calls on a carrier whose network calls back (src/calls/remote-calls.ts), through the whole
- * service and the Twilio double, where the database lets them down at the worst moment: after
- * Twilio accepted the call, when its call id is written onto the record. The failures are
- * real ones of PostgreSQL, provoked by a trigger on that one write: the connection doing it
- * is terminated (as a server restart or failover does), or the statement fails outright. And a
- * call whose assistant was deleted while it rang, reached by its media stream.
+ * Calls on a carrier whose network calls back (src/calls/remote-calls.ts and the engine's side
+ * of them), through the whole service and the Twilio double:
+ * - the database lets a call down at the worst moment: after Twilio accepted it, when its call
+ *   id is written onto the record. The failures are real ones of PostgreSQL, provoked by a
+ *   trigger on that one write: the connection doing it is terminated (as a server restart or
+ *   failover does), or the statement fails outright;
+ * - a call whose assistant was deleted while it rang, reached by its media stream;
+ * - a call of an account whose own provider keys cannot be read;
+ * - how often one call reads its row (statements observed on the pool, none replaced).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_KEYS_NOTE } from '../../src/calls/engine.js';
 import { callEnginePart } from '../../src/calls/index.js';
 import { providerCredentials } from '../../src/db/schema.js';
+import { twilioSignature } from '../../src/telephony/twilio/signature.js';
 import type { DoubleCall, TwilioDouble } from '../support/doubles/twilio.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { waitUntil } from '../support/receiver.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
-import { addTwilioNumber, startRoutedTwilioDouble, twilioEnv } from '../support/twilio-service.js';
+import { addTwilioNumber, PUBLIC, startRoutedTwilioDouble, twilioEnv } from '../support/twilio-service.js';
 
 let double: TwilioDouble;
 let t: TestService;
@@ -139,5 +143,81 @@ describe("a call of an account whose own provider keys cannot be read", () => {
     expect(call.person!.heard).toEqual([]); // not a word on the deployment's voice
     const row = await endedRow(Number(res.body.call_id));
     expect(row).toMatchObject({ status: 'failed', transcript: ACCOUNT_KEYS_NOTE });
+  }, 30_000);
+});
+
+/**
+ * The statements of our pool that read call `callId`'s row while `during` runs (observed on the
+ * pool, not replaced: every statement still runs). Background loops read other rows, or many.
+ */
+async function readsOfCall(callId: () => number, during: () => Promise<void>): Promise<string[]> {
+  const pool = t.service.ctx.database.pool;
+  const query = pool.query;
+  const reads: { text: string; id: number }[] = [];
+  pool.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text: string; values?: unknown[] };
+    const text = typeof first === 'string' ? first : first.text;
+    const values = (typeof first === 'string' ? args[1] : first.values) as unknown[] | undefined;
+    if (/^\s*SELECT\b[\s\S]*\bFROM calls\b/i.test(text)) reads.push({ text, id: Number(values?.[0]) });
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pool.query;
+  try {
+    await during();
+  } finally {
+    pool.query = query;
+  }
+  // Filtered once `during` is over: the call's id may be known only then (make_call answers after placing).
+  return reads.filter((r) => r.id === callId()).map((r) => r.text);
+}
+
+describe('what one call costs the database', () => {
+  it("a status callback reads the call's row once, and ends a call whose stream never came", async () => {
+    double.script('+14155550205', { ringMs: 60_000 });
+    const { callId, call } = await makeCall('+14155550205');
+    await waitUntil(async () => (await callRow(callId)).status === 'ringing', 5_000, 'ringing');
+    // Twilio's `completed` for a call whose stream never came (answered, then the caller was gone).
+    const url = `${PUBLIC}/carriers/twilio/status?call=${callId}`;
+    const params = { AccountSid: double.accountSid, CallSid: call.sid, CallStatus: 'completed' };
+    const reads = await readsOfCall(() => callId, async () => {
+      const res = await fetch(`${t.service.url}/carriers/twilio/status?call=${callId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(double.authToken, url, params) },
+        body: new URLSearchParams(params).toString(),
+      });
+      expect(res.status).toBe(204);
+    });
+    expect(reads).toHaveLength(1);
+    expect((await callRow(callId)).status).toBe('ended');
+    await fetch(`${double.url}/2010-04-01/Accounts/${double.accountSid}/Calls/${call.sid}.json`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${double.accountSid}:${double.authToken}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'Status=canceled',
+    });
+  }, 30_000);
+
+  it("a whole call reads its row once per callback: its price and recording are asked for with the call id it has", async () => {
+    const number = await t.service.ctx.database.pool.query(`SELECT id FROM phone_numbers WHERE phone_number = '+14155550100'`);
+    const recorded = await insertAssistant(t, alice.id, { phoneNumberId: number.rows[0].id, maxDuration: 30, record: true });
+    double.script('+14155550206', { ringMs: 200, steps: [{ pause: 800 }, { hangUp: true }] });
+    let callId = 0;
+    let call: DoubleCall | undefined;
+    const reads = await readsOfCall(() => callId, async () => {
+      const res = await alice.post('/api/user/make_call', { phone_number: '+14155550206', assistant_id: recorded.id });
+      callId = Number(res.body.call_id);
+      call = await double.callTo('+14155550206');
+      await call.done;
+      await t.service.ctx.services.callEngine!.drain(); // the final record, after the price and the recording
+    });
+    // Each callback reads the row once, to verify it with the call's account; nothing else does.
+    expect(call!.callbacks.map((c) => [c.kind, c.status])).toEqual([
+      ['status', 204],
+      ['status', 204],
+      ['status', 204],
+      ['status', 204],
+    ]);
+    expect(reads).toHaveLength(call!.callbacks.length);
+    const row = await callRow(callId);
+    expect(Number(row.carrier_cost)).toBeCloseTo(0.014, 6);
+    expect(row.recording_url).toMatch(/recordings/);
   }, 30_000);
 });

@@ -175,7 +175,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
     const answeredBy = form.get('AnsweredBy');
     if (answeredBy) await remote.answeredBy(callId, answeredByOf(answeredBy));
     const progress = STATUS_PROGRESS[form.get('CallStatus') ?? ''];
-    if (progress) await remote.progress(callId, progress);
+    if (progress) await remote.progress(call, progress);
     return reply.code(204).send();
   });
 
@@ -242,7 +242,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
           socket.once('close', stopVerdicts);
           for (const m of early.splice(0)) leg.media.receive(m);
           if (closed) leg.media.ended();
-          await e.startCall(callId, { leg });
+          await e.startCall(callId, { leg, carrierCallId: start.callSid });
           callLog.info({ streamSid: start.streamSid }, 'media stream claimed; the call runs on this instance');
         })().catch((err) => {
           log.error({ err }, 'taking a media stream failed');
