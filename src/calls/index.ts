@@ -11,7 +11,7 @@ import { SileroVad, sharedVadRunner, type SileroVadRunner } from '../audio/vad/s
 import type { VadModels } from './voice/factory.js';
 import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
 import { ConfigError } from '../config.js';
-import { forgetInstance, heartbeat, HEARTBEAT_INTERVAL_MS, recoverOrphans } from './recovery.js';
+import { forgetInstance, HEARTBEAT_INTERVAL_MS, HeartbeatWatch, recoverOrphans, STALE_AFTER_SECONDS } from './recovery.js';
 import { loopFailureLogger } from '../db/unavailable.js';
 
 export { CallEngine } from './engine.js';
@@ -29,6 +29,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
   const events = ctx.services.callEvents;
   const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx) });
   const { pool } = ctx.database;
+  const heartbeat = new HeartbeatWatch(ctx.database.url, ctx.instanceId);
   const timers: NodeJS.Timeout[] = [];
   let heartbeatTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
@@ -38,7 +39,14 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
 
   const sweep = () => {
     if (stopped) return;
-    sweeping = recoverOrphans({ pool, log: ctx.log, events, instanceId: ctx.instanceId, running: engine.runningIds() }).catch(sweepFailed);
+    sweeping = recoverOrphans({
+      pool,
+      log: ctx.log,
+      events,
+      instanceId: ctx.instanceId,
+      running: engine.runningIds(),
+      canJudgeOthers: heartbeat.canJudgeOthers(),
+    }).catch(sweepFailed);
   };
 
   return {
@@ -48,12 +56,12 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       callEngine: engine,
     },
     async start() {
-      await heartbeat(pool, ctx.instanceId);
+      await heartbeat.beat();
       await checkTwilioPublicUrl(ctx);
       await engine.remote.start();
       if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls run on the offline stand-in');
       heartbeatTimer = setInterval(() => {
-        heartbeat(pool, ctx.instanceId).catch(heartbeatFailed);
+        heartbeat.beat().catch(heartbeatFailed);
       }, HEARTBEAT_INTERVAL_MS);
       heartbeatTimer.unref();
       // The first sweep once every consumer of this process has subscribed (the parts after this
@@ -64,7 +72,11 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
         sweep();
         const every = setInterval(sweep, SWEEP_INTERVAL_MS);
         every.unref();
-        timers.push(every);
+        // That first sweep leaves other instances' calls alone (this process has not yet seen the
+        // database for a stale window); one more the moment it has, rather than at the next tick.
+        const judging = setTimeout(sweep, STALE_AFTER_SECONDS * 1000 + 500);
+        judging.unref();
+        timers.push(every, judging);
       });
     },
     async quiesce() {
@@ -86,6 +98,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       clearInterval(heartbeatTimer);
       await engine.remote.stop();
       await forgetInstance(pool, ctx.instanceId).catch(() => undefined);
+      await heartbeat.close();
     },
   };
 }

@@ -50,12 +50,14 @@ describe('recovery at start-up', () => {
 
     const next = await startTestService({ databaseUrl, parts: [callEnginePart, slowToStart, webhookDeliveryPart], env: { ALLOW_PRIVATE_TARGETS: 'true' } });
     services.push(next);
-    const got = await receiver.waitFor(1, 15_000);
+    // Not before the new instance has seen the database for a whole stale window (15 s): until then
+    // a stale heartbeat may only mean the database was away (src/calls/recovery.ts).
+    const got = await receiver.waitFor(1, 25_000);
     expect(JSON.parse(got[0].body)).toMatchObject({ id: call.id, status: 'ended' });
     // Once: one message, one attempt (no second sweep or copy of the event sends another).
     await sleep(1_500);
     expect(receiver.received).toHaveLength(1);
     const { rows } = await next.service.ctx.database.pool.query('SELECT message_id, status_code FROM webhook_deliveries WHERE call_id = $1', [call.id]);
     expect(rows).toEqual([{ message_id: got[0].headers['webhook-id'], status_code: 200 }]);
-  }, 30_000);
+  }, 45_000);
 });

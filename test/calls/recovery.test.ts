@@ -5,7 +5,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../src/calls/index.js';
-import { recoverOrphans } from '../../src/calls/recovery.js';
+import { HEARTBEAT_GAP_MS, HeartbeatWatch, recoverOrphans, STALE_AFTER_SECONDS } from '../../src/calls/recovery.js';
+import { freePort } from '../../src/db/embedded.js';
 import type { CallFinished } from '../../src/calls/events.js';
 import { calls } from '../../src/db/schema.js';
 import { insertAssistant } from '../support/fixtures.js';
@@ -59,7 +60,7 @@ describe('recoverOrphans', () => {
       await insert('initiated', me, 120), // ours, but not running and untouched for two minutes
     ];
     const kept = [await insert('in-progress', 'alive'), await insert('initiated', me), await insert('completed', 'dead')];
-    await recoverOrphans({ pool, log, events: t.service.ctx.services.callEvents, instanceId: me, running: new Set() });
+    await recoverOrphans({ pool, log, events: t.service.ctx.services.callEvents, instanceId: me, running: new Set(), canJudgeOthers: true });
     for (const id of orphans) {
       const row = await statusOf(id);
       expect(row.status, String(id)).toBe('ended');
@@ -71,14 +72,14 @@ describe('recoverOrphans', () => {
     await expect.poll(() => events.map((e) => e.callId).sort((a, b) => a - b), { timeout: 10_000 }).toEqual(orphans);
     expect(events.every((e) => e.userId === userId)).toBe(true);
     // A second sweep finds nothing to do and emits nothing more.
-    expect(await recoverOrphans({ pool, log, events: t.service.ctx.services.callEvents, instanceId: me, running: new Set() })).toBe(0);
+    expect(await recoverOrphans({ pool, log, events: t.service.ctx.services.callEvents, instanceId: me, running: new Set(), canJudgeOthers: true })).toBe(0);
   });
 
   it('does not end a call this process is running', async () => {
     const me = t.service.ctx.instanceId;
     const id = await insert('in-progress', me, 300);
     const { pool } = t.service.ctx.database;
-    await recoverOrphans({ pool, log, instanceId: me, running: new Set([id]) });
+    await recoverOrphans({ pool, log, instanceId: me, running: new Set([id]), canJudgeOthers: true });
     expect((await statusOf(id)).status).toBe('in-progress');
   });
 
@@ -88,12 +89,82 @@ describe('recoverOrphans', () => {
     const id = await insert('ringing', 'crashed');
     const second = await startTestService({ parts: [callEnginePart], databaseUrl: t.databaseUrl });
     try {
-      await expect.poll(async () => (await statusOf(id)).status, { timeout: 8_000, interval: 200 }).toBe('ended');
+      await expect.poll(async () => (await statusOf(id)).status, { timeout: 25_000, interval: 200 }).toBe('ended');
       // Both instances keep a heartbeat.
       const { rows } = await pool.query(`SELECT id FROM instances WHERE heartbeat_at > now() - interval '15 seconds'`);
       expect(rows.map((r) => r.id)).toEqual(expect.arrayContaining([t.service.ctx.instanceId, second.service.ctx.instanceId]));
     } finally {
       await second.close();
+    }
+  }, 40_000);
+
+  it("leaves other instances' calls alone while this process cannot judge them; its own orphans are still ended", async () => {
+    const { pool } = t.service.ctx.database;
+    await pool.query(`INSERT INTO instances (id, heartbeat_at) VALUES ('stale-after-outage', now() - interval '1 minute')`);
+    const me = t.service.ctx.instanceId;
+    const theirs = await insert('in-progress', 'stale-after-outage');
+    const mine = await insert('ringing', me, 120);
+    await recoverOrphans({ pool, log, instanceId: me, running: new Set(), canJudgeOthers: false });
+    expect((await statusOf(theirs)).status).toBe('in-progress');
+    expect((await statusOf(mine)).status).toBe('ended');
+    await recoverOrphans({ pool, log, instanceId: me, running: new Set(), canJudgeOthers: true });
+    expect((await statusOf(theirs)).status).toBe('ended');
+  });
+
+  it("judges no one while the sweeper's own heartbeat row is old (the database stalled under it)", async () => {
+    const { pool } = t.service.ctx.database;
+    await pool.query(
+      `INSERT INTO instances (id, heartbeat_at) VALUES ('owner-during-stall', now() - interval '1 minute'), ('stalled-judge', now() - interval '20 seconds')`,
+    );
+    const theirs = await insert('in-progress', 'owner-during-stall');
+    await recoverOrphans({ pool, log, instanceId: 'stalled-judge', running: new Set(), canJudgeOthers: true });
+    expect((await statusOf(theirs)).status).toBe('in-progress');
+    await pool.query(`UPDATE instances SET heartbeat_at = now() WHERE id = 'stalled-judge'`);
+    await recoverOrphans({ pool, log, instanceId: 'stalled-judge', running: new Set(), canJudgeOthers: true });
+    expect((await statusOf(theirs)).status).toBe('ended');
+  });
+});
+
+describe('HeartbeatWatch', () => {
+  it('may judge others only after beats without a gap for the stale window; a failure or a gap starts it over', async () => {
+    let now = 0;
+    const watch = new HeartbeatWatch(t.databaseUrl, 'watch-test', () => now);
+    try {
+      const beatAt = async (ms: number) => {
+        now = ms;
+        await watch.beat();
+      };
+      expect(watch.canJudgeOthers()).toBe(false);
+      for (let ms = 0; ms < STALE_AFTER_SECONDS * 1000; ms += 5_000) await beatAt(ms);
+      expect(watch.canJudgeOthers()).toBe(false);
+      await beatAt(STALE_AFTER_SECONDS * 1000);
+      expect(watch.canJudgeOthers()).toBe(true);
+      // Its row is really written (on its own connection).
+      const { rows } = await t.service.ctx.database.pool.query(`SELECT heartbeat_at > now() - interval '5 seconds' AS fresh FROM instances WHERE id = 'watch-test'`);
+      expect(rows).toEqual([{ fresh: true }]);
+      // No recent beat: not any more.
+      now += HEARTBEAT_GAP_MS + 1;
+      expect(watch.canJudgeOthers()).toBe(false);
+      // A beat after that gap starts the window over.
+      await beatAt(now);
+      expect(watch.canJudgeOthers()).toBe(false);
+      const restart = now;
+      for (let ms = restart + 5_000; ms <= restart + STALE_AFTER_SECONDS * 1000; ms += 5_000) await beatAt(ms);
+      expect(watch.canJudgeOthers()).toBe(true);
+    } finally {
+      await watch.close();
+    }
+
+    // A failed beat (no database there) takes the right away at once.
+    const port = await freePort();
+    let failingNow = 0;
+    const unreachable = new HeartbeatWatch(`postgres://postgres@127.0.0.1:${port}/none`, 'watch-unreachable', () => failingNow);
+    try {
+      await expect(unreachable.beat()).rejects.toThrow();
+      failingNow = 60_000;
+      expect(unreachable.canJudgeOthers()).toBe(false);
+    } finally {
+      await unreachable.close();
     }
   });
 });
