@@ -12,6 +12,7 @@ import type { FillerScheduler } from './fillers.js';
 import type { MidCallTool } from './tool-runner.js';
 import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { withoutPlaceholders } from './variables.js';
+import { answerToolCall } from './tool-history.js';
 import { APOLOGY_LINE, END_CALL_TOOL, textStages, type SessionDeps, type SessionSettings, type ToolCallRecord } from './session-types.js';
 
 /** LLM rounds per turn (tool call → answer → ...), against a model that loops on tools. */
@@ -170,12 +171,12 @@ export class TextTurns {
         if (h.ended) return;
         if (call.name === END_CALL_TOOL) {
           endCall = true;
-          h.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
+          answerToolCall(h.messages, call.id, JSON.stringify({ ok: true }));
           continue;
         }
         if (switched) {
           // Another assistant has the call: the rest of this round is answered, not run (the history stays valid).
-          h.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: 'not run: the call was handed to another assistant' }) });
+          answerToolCall(h.messages, call.id, JSON.stringify({ error: 'not run: the call was handed to another assistant' }));
           continue;
         }
         if (this.deps.builtins?.has(call.name)) {
@@ -186,14 +187,14 @@ export class TextTurns {
         }
         const tool = h.toolsByName.get(call.name);
         if (!tool) {
-          h.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
+          answerToolCall(h.messages, call.id, JSON.stringify({ error: `unknown tool ${call.name}` }));
           continue;
         }
         h.fillers.waiting('tool');
         const outcome = await this.deps.tools.run(tool, call.arguments).finally(() => h.fillers.cancel());
         h.toolRecords.push({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
         if (h.ended) return;
-        h.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+        answerToolCall(h.messages, call.id, outcome.content);
       }
       if (switched === 'greeted') return;
       if (switched) continue; // the assistant that took over answers
@@ -230,7 +231,7 @@ export class TextTurns {
         content = JSON.stringify({ error: 'the transfer failed' });
       }
     }
-    h.messages.push({ role: 'tool', tool_call_id: callId, content });
+    answerToolCall(h.messages, callId, content);
     if (outcome.say) h.messages.push({ role: 'assistant', content: outcome.say });
     if (failed) h.lines.push('Transfer: the carrier could not transfer the call.');
     else if (outcome.note) h.lines.push(outcome.note);

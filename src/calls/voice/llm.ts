@@ -19,6 +19,7 @@ import type { BuiltinResult, BuiltinToolbox } from '../builtin-tools/index.js';
 import type { ToolCallRecord, ToolExecutor } from '../session.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
+import { answerOpenToolCalls, answerToolCall, CANCELLED_TOOL_RESULT } from '../tool-history.js';
 
 export const END_CALL_FUNCTION = 'end-call';
 export const LLM_APOLOGY = 'I am sorry, I am having technical difficulties. Goodbye.';
@@ -98,52 +99,22 @@ export class LlmStage implements Stage {
           this.push({ kind: 'speak-end', turn, at: now() });
           return;
         }
-        this.remember(added, {
+        const calling: Extract<ChatMessage, { role: 'assistant' }> = {
           role: 'assistant',
           content: text === '' ? null : text,
           tool_calls: completion.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
-        });
-        let endCall = false;
-        let switched: NonNullable<BuiltinResult['switchTo']> | null = null;
-        for (const call of completion.toolCalls) {
-          if (switched) {
-            // Another assistant has the call: the rest of this round is not run, but answered (the history stays valid).
-            o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: 'not run: the call was handed to another assistant' }) });
-            continue;
-          }
-          this.push({ kind: 'tool-call', turn, id: call.id, name: call.name, arguments: call.arguments, at: now() });
-          if (call.name === END_CALL_FUNCTION) {
-            endCall = true;
-            o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ ok: true }) });
-            continue;
-          }
-          if (o.builtins?.has(call.name)) {
-            const step = await this.builtin(turn, call, added, ctx);
-            if (step === 'aborted' || step === 'ended') return;
-            if (step !== 'continue') switched = step.switchTo;
-            continue;
-          }
-          const tool = o.tools.find((t) => t.name === call.name);
-          if (!tool) {
-            o.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify({ error: `unknown tool ${call.name}` }) });
-            continue;
-          }
-          const outcome = await o.executor.run(tool, call.arguments);
-          o.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
-          if (signal.aborted) return;
-          o.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
-          this.push({ kind: 'tool-result', turn, id: call.id, name: tool.name, ok: outcome.ok, content: outcome.content, at: now() });
-        }
-        if (switched) {
-          // The other assistant speaks from the next turn on, in its own voice (the session starts it).
-          o.onSwitch?.(switched, turn);
-          this.push({ kind: 'speak-end', turn, at: now() });
-          return;
-        }
-        if (endCall) {
-          this.push({ kind: 'speak-end', turn, at: now() });
-          this.push({ kind: 'hang-up', turn, reason: 'the assistant closed the call', remote: false, at: now() });
-          return;
+        };
+        this.remember(added, calling);
+        // Cut off while the round runs: its calls are answered at once, before the caller's next turn asks the model.
+        const cutOff = () => answerOpenToolCalls(o.messages, calling, CANCELLED_TOOL_RESULT);
+        signal.addEventListener('abort', cutOff, { once: true });
+        try {
+          const over = await this.runCalls(turn, completion.toolCalls, added, ctx);
+          if (over) return;
+        } finally {
+          signal.removeEventListener('abort', cutOff);
+          // A round left early (a transfer that ends the call) answers the calls it did not run.
+          answerOpenToolCalls(o.messages, calling, JSON.stringify({ error: 'not run: the turn ended before it' }));
         }
       }
       ctx.log.warn({ llm: o.llm.label }, 'LLM kept calling tools; waiting for the customer');
@@ -157,6 +128,63 @@ export class LlmStage implements Stage {
       this.push({ kind: 'speak-end', turn, at: now() });
       this.push({ kind: 'hang-up', turn, reason: 'LLM failure', remote: false, at: now() });
     }
+  }
+
+  /** Runs one round's function calls in order; true when the turn is over (ended, handed over, cut off). */
+  private async runCalls(
+    turn: TurnId,
+    calls: readonly { id: string; name: string; arguments: string }[],
+    added: Extract<ChatMessage, { role: 'assistant' }>[],
+    ctx: StageContext,
+  ): Promise<boolean> {
+    const o = this.options;
+    const signal = ctx.turns.signal(turn);
+    const now = () => ctx.clock.now();
+    let endCall = false;
+    let switched: NonNullable<BuiltinResult['switchTo']> | null = null;
+    for (const call of calls) {
+      if (signal.aborted) return true;
+      if (switched) {
+        // Another assistant has the call: the rest of this round is not run, but answered (the history stays valid).
+        answerToolCall(o.messages, call.id, JSON.stringify({ error: 'not run: the call was handed to another assistant' }));
+        continue;
+      }
+      this.push({ kind: 'tool-call', turn, id: call.id, name: call.name, arguments: call.arguments, at: now() });
+      if (call.name === END_CALL_FUNCTION) {
+        endCall = true;
+        answerToolCall(o.messages, call.id, JSON.stringify({ ok: true }));
+        continue;
+      }
+      if (o.builtins?.has(call.name)) {
+        const step = await this.builtin(turn, call, added, ctx);
+        if (step === 'aborted' || step === 'ended') return true;
+        if (step !== 'continue') switched = step.switchTo;
+        continue;
+      }
+      const tool = o.tools.find((t) => t.name === call.name);
+      if (!tool) {
+        answerToolCall(o.messages, call.id, JSON.stringify({ error: `unknown tool ${call.name}` }));
+        continue;
+      }
+      const outcome = await o.executor.run(tool, call.arguments);
+      o.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
+      // Cut off meanwhile: the call was answered as cancelled when it happened (the next turn may have asked already).
+      if (signal.aborted) return true;
+      answerToolCall(o.messages, call.id, outcome.content);
+      this.push({ kind: 'tool-result', turn, id: call.id, name: tool.name, ok: outcome.ok, content: outcome.content, at: now() });
+    }
+    if (switched) {
+      // The other assistant speaks from the next turn on, in its own voice (the session starts it).
+      o.onSwitch?.(switched, turn);
+      this.push({ kind: 'speak-end', turn, at: now() });
+      return true;
+    }
+    if (endCall) {
+      this.push({ kind: 'speak-end', turn, at: now() });
+      this.push({ kind: 'hang-up', turn, reason: 'the assistant closed the call', remote: false, at: now() });
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -175,7 +203,7 @@ export class LlmStage implements Stage {
     const outcome = await o.builtins!.run(call.name, call.arguments);
     o.onToolCall?.({ name: call.name, ok: outcome.ok, durationMs: Math.max(0, now() - started) });
     if (ctx.turns.signal(turn).aborted) return 'aborted';
-    o.messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+    answerToolCall(o.messages, call.id, outcome.content);
     this.push({ kind: 'tool-result', turn, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content, at: now() });
     if (outcome.say) {
       this.remember(added, { role: 'assistant', content: outcome.say });

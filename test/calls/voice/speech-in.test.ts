@@ -28,6 +28,7 @@ import { speechLike } from '../../support/doubles/clips.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { freeSlotsTool } from '../../support/voice-session.js';
+import { CANCELLED_TOOL_RESULT } from '../../../src/calls/tool-history.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 8000;
@@ -174,5 +175,42 @@ describe('caller speech through VAD and speech-to-text', () => {
     await waitFor((f) => f.kind === 'end-of-turn');
     expect(lines.filter((l) => l.speaker === 'Customer').map((l) => l.text)).toEqual(['tell me the hours', 'wait, stop']);
     await vc.close('test over');
+  });
+
+  it('a barge-in while a slow mid-call tool runs: the cut-off call is answered in the history, the next request is accepted, the call goes on', async () => {
+    voice.llm.on(
+      'what is free on friday',
+      { text: 'One moment please. I am looking at the calendar for Friday now, and that can take a little while.', toolCalls: [{ id: 'slow_1', name: 'free_slots', args: { day: 'friday' } }] },
+      { text: 'Friday at ten is free.' },
+    );
+    voice.llm.on('wait, stop', { text: 'Of course, I am listening.' });
+    const answer = endpoint.answer;
+    endpoint.answer = (req, n) => (req.body.includes('friday') ? { status: 200, body: '{"free":["10:00"]}', delayMs: 4500 } : answer(req, n));
+    try {
+      const { vc, media, lines, messages, frames, waitFor } = call({ endpointType: 'ai' });
+      const before = voice.llm.received.length;
+      vc.customerSaid('what is free on friday');
+      await waitFor((f) => f.kind === 'tool-call');
+      await waitFor((f) => f.kind === 'playback-mark');
+      const interruption = waitFor((f) => f.kind === 'interruption');
+      const answered = waitFor((f) => f.kind === 'playback-done' && lines.some((l) => l.text === 'Of course, I am listening.'));
+      void media.speak(concat([voice.say('wait, stop', RATE), silence(1200, RATE)]));
+      await interruption;
+      await answered;
+      // The request after the barge-in carried the cut-off call with its result, and the double (OpenAI's rule) took it.
+      const next = voice.llm.received.slice(before).find((r) => r.body?.messages?.at(-1)?.content === 'wait, stop')!;
+      const sent: ChatMessage[] = next.body.messages;
+      const calling = sent.findIndex((m) => m.role === 'assistant' && m.tool_calls?.[0]?.id === 'slow_1');
+      expect(sent[calling + 1]).toEqual({ role: 'tool', tool_call_id: 'slow_1', content: CANCELLED_TOOL_RESULT });
+      expect(sent.at(-1)).toEqual({ role: 'user', content: 'wait, stop' });
+      expect(lines.at(-1)).toEqual({ speaker: 'AI', text: 'Of course, I am listening.' });
+      // The tool's late result changes nothing: the call is not ended and the history keeps one result per call.
+      await new Promise((r) => setTimeout(r, 4700));
+      expect(messages.filter((m) => m.role === 'tool')).toHaveLength(1);
+      expect(frames.some((f) => f.kind === 'hang-up' || f.kind === 'error')).toBe(false);
+      await vc.close('test over');
+    } finally {
+      endpoint.answer = answer;
+    }
   });
 });

@@ -109,6 +109,27 @@ describe('chat-completions double', () => {
     await expect(llm.complete({ model: 'm', temperature: 0, messages: body.messages as any, tools: [] })).rejects.toThrow(/sent nothing for 300 ms/);
   });
 
+  it("refuses a history whose tool_calls lack their results with OpenAI's 400, and one whose tool result answers no call", async () => {
+    double.on('Free slots?', { text: 'At ten.' });
+    const call = { id: 'call_1', type: 'function', function: { name: 'free_slots', arguments: '{}' } };
+    const unanswered = await post({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Free slots?' }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'user', content: 'Free slots?' }] });
+    expect(unanswered.status).toBe(400);
+    expect(await unanswered.json()).toEqual({
+      error: {
+        message: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1",
+        type: 'invalid_request_error',
+        param: 'messages.[2].role',
+        code: null,
+      },
+    });
+    const stray = await post({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Free slots?' }, { role: 'tool', tool_call_id: 'call_1', content: '{}' }] });
+    expect(stray.status).toBe(400);
+    expect((await stray.json()).error.message).toContain("messages with role 'tool' must be a response to a preceeding message with 'tool_calls'");
+    const paired = await post({ model: 'm', stream: true, messages: [{ role: 'user', content: 'Free slots?' }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_1', content: '{}' }] });
+    expect(paired.status).toBe(200);
+    await paired.text();
+  });
+
   it('tokenizes at word boundaries and cuts long words', () => {
     expect(tokenize('Hello there, wonderful world.')).toEqual(['Hello ', 'ther', 'e, ', 'wond', 'erfu', 'l ', 'world.']);
   });

@@ -11,7 +11,9 @@
  * - `answer(...handlers)`: a queue of raw handlers, used before any script (exact wire control).
  *
  * Knobs: per-token delay, hanging after N chunks, dropping the connection after N chunks, an
- * error status, the required key. Every request is recorded (`received`).
+ * error status, the required key. Every request is recorded (`received`). A history that breaks
+ * OpenAI's pairing of `tool_calls` and `tool` results is refused with OpenAI's 400, as the real
+ * server does, so every test that talks to the double checks it.
  */
 import type http from 'node:http';
 import { argsText, ScriptedDouble, type Reply, type ScriptedToolCall } from './script.js';
@@ -86,6 +88,8 @@ export class ChatDouble extends ScriptedDouble {
       return void json(401, { error: { message: 'Incorrect API key provided.' } })(received, res);
     }
     if (this.knobs.failWith) return void json(this.knobs.failWith, { error: { message: `failing with ${this.knobs.failWith} (test knob)` } })(received, res);
+    const unpaired = toolPairingError(body?.messages);
+    if (unpaired) return void json(400, { error: unpaired })(received, res);
     const queued = this.queue.shift();
     if (queued) return queued(received, res);
     const reply = this.replyFor(body);
@@ -112,6 +116,40 @@ export class ChatDouble extends ScriptedDouble {
     const round = messages.slice(lastUserIndex + 1).filter((m) => m?.role === 'assistant').length;
     return this.script.replyFor(last, round);
   }
+}
+
+/**
+ * OpenAI's rule for function results, with its error body: an assistant message with
+ * `tool_calls` must be followed, at once, by one `tool` message per call id, and a `tool` message
+ * must answer a call of the assistant message before it.
+ */
+export function toolPairingError(messages: unknown): { message: string; type: string; param: string; code: null } | null {
+  if (!Array.isArray(messages)) return null;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m?.role === 'tool') {
+      let j = i - 1;
+      while (j >= 0 && messages[j]?.role === 'tool') j--;
+      const calls: any[] = messages[j]?.role === 'assistant' && Array.isArray(messages[j].tool_calls) ? messages[j].tool_calls : [];
+      if (!calls.some((c) => c?.id === m.tool_call_id)) {
+        return { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", type: 'invalid_request_error', param: `messages.[${i}].role`, code: null };
+      }
+      continue;
+    }
+    if (m?.role !== 'assistant' || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0) continue;
+    const answered = new Set<string>();
+    for (let j = i + 1; j < messages.length && messages[j]?.role === 'tool'; j++) answered.add(messages[j].tool_call_id);
+    const missing = m.tool_calls.map((c: any) => c?.id).filter((id: string) => !answered.has(id));
+    if (missing.length > 0) {
+      return {
+        message: `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`,
+        type: 'invalid_request_error',
+        param: `messages.[${i + 1}].role`,
+        code: null,
+      };
+    }
+  }
+  return null;
 }
 
 function lastUserMessage(body: any): string {
