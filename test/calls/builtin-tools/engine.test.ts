@@ -270,7 +270,11 @@ describe('warm_call_transfer', () => {
     const [, summary, back] = llm.received.slice(startIndex).map((r) => r.body);
     expect(summary.tools ?? []).toEqual([]);
     expect(record.transcript).not.toContain('Briefing');
-    expect(JSON.parse(back.messages.at(-1).content)).toMatchObject({ error: `the supervisor did not answer (${outcome})`, transferred: false });
+    // The result follows its call at once (the hold message, said meanwhile, comes after it: OpenAI's pairing rule).
+    const w2 = back.messages.findIndex((m: any) => m.tool_calls?.[0]?.id === 'w2');
+    expect(back.messages[w2 + 1].tool_call_id).toBe('w2');
+    expect(JSON.parse(back.messages[w2 + 1].content)).toMatchObject({ error: `the supervisor did not answer (${outcome})`, transferred: false });
+    expect(back.messages[w2 + 2]).toEqual({ role: 'assistant', content: 'Please hold, I am fetching my supervisor.' });
     expect(record.transcript.split('\n').filter((l: string) => !l.startsWith('Customer:')).slice(-4)).toEqual([
       'AI: Please hold, I am fetching my supervisor.',
       `Warm transfer: calling the supervisor ${supervisor} from +49891002003${outcome === 'busy' ? '11' : '12'}.`,
