@@ -183,7 +183,7 @@ describe('caller speech through VAD and speech-to-text', () => {
       { text: 'One moment please. I am looking at the calendar for Friday now, and that can take a little while.', toolCalls: [{ id: 'slow_1', name: 'free_slots', args: { day: 'friday' } }] },
       { text: 'Friday at ten is free.' },
     );
-    voice.llm.on('wait, stop', { text: 'Of course, I am listening.' });
+    voice.llm.on('no, hold on a second', { text: 'Of course, I am listening.' });
     const answer = endpoint.answer;
     endpoint.answer = (req, n) => (req.body.includes('friday') ? { status: 200, body: '{"free":["10:00"]}', delayMs: 4500 } : answer(req, n));
     try {
@@ -194,15 +194,15 @@ describe('caller speech through VAD and speech-to-text', () => {
       await waitFor((f) => f.kind === 'playback-mark');
       const interruption = waitFor((f) => f.kind === 'interruption');
       const answered = waitFor((f) => f.kind === 'playback-done' && lines.some((l) => l.text === 'Of course, I am listening.'));
-      void media.speak(concat([voice.say('wait, stop', RATE), silence(1200, RATE)]));
+      void media.speak(concat([voice.say('no, hold on a second', RATE), silence(1200, RATE)]));
       await interruption;
       await answered;
       // The request after the barge-in carried the cut-off call with its result, and the double (OpenAI's rule) took it.
-      const next = voice.llm.received.slice(before).find((r) => r.body?.messages?.at(-1)?.content === 'wait, stop')!;
+      const next = voice.llm.received.slice(before).find((r) => r.body?.messages?.at(-1)?.content === 'no, hold on a second')!;
       const sent: ChatMessage[] = next.body.messages;
       const calling = sent.findIndex((m) => m.role === 'assistant' && m.tool_calls?.[0]?.id === 'slow_1');
       expect(sent[calling + 1]).toEqual({ role: 'tool', tool_call_id: 'slow_1', content: CANCELLED_TOOL_RESULT });
-      expect(sent.at(-1)).toEqual({ role: 'user', content: 'wait, stop' });
+      expect(sent.at(-1)).toEqual({ role: 'user', content: 'no, hold on a second' });
       expect(lines.at(-1)).toEqual({ speaker: 'AI', text: 'Of course, I am listening.' });
       // The tool's late result changes nothing: the call is not ended and the history keeps one result per call.
       await new Promise((r) => setTimeout(r, 4700));
