@@ -33,6 +33,7 @@ import { targetsFor, type CallContext, type WebhookKind } from './payload.js';
 import { autoMessageId, DELIVER_QUEUE, enqueueAttempts, firstAttempts, randomMessageId, type MessageJob } from './messages.js';
 import { recordAttempts, type Finished } from './record.js';
 import { loopFailureLogger } from '../db/unavailable.js';
+import { DEAD_LETTER_QUEUE, recordGivenUp } from './dead-letters.js';
 
 export const CALL_FINISHED_QUEUE = 'webhooks-call-finished';
 
@@ -106,7 +107,21 @@ export class WebhookDelivery {
     // Job retries cover database trouble (attempts are jobs of their own); a job taken by a
     // process that died is handed out again after JOB_EXPIRE_SECONDS (two minutes), not pg-boss's fifteen.
     const expireInSeconds = this.ctx.config.JOB_EXPIRE_SECONDS;
-    await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds });
+    // A job failing for the last time is copied to the dead-letter queue (src/webhooks/dead-letters.ts),
+    // never dropped without a trace. That queue exists first (the deliver queue refers to it), and
+    // updateQueue gives a deliver queue created before it had one its dead letter too.
+    await boss.createQueue(DEAD_LETTER_QUEUE, { name: DEAD_LETTER_QUEUE, retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds });
+    const deliverOptions = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds, deadLetter: DEAD_LETTER_QUEUE };
+    await boss.createQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, ...deliverOptions });
+    await boss.updateQueue(DELIVER_QUEUE, { name: DELIVER_QUEUE, ...deliverOptions });
+    await boss.work<MessageJob>(DEAD_LETTER_QUEUE, { batchSize: 50, pollingIntervalSeconds: options.pollingIntervalSeconds }, async (jobs) => {
+      try {
+        await recordGivenUp(this.ctx, jobs);
+      } catch (err) {
+        this.ctx.log.error({ err, messageIds: jobs.map((j) => j.data?.messageId) }, 'recording given-up webhook messages failed; retried');
+        throw err;
+      }
+    });
     await boss.createQueue(CALL_FINISHED_QUEUE, { name: CALL_FINISHED_QUEUE, expireInSeconds });
     this.running = true;
     this.pumpDone = this.pump();
@@ -131,6 +146,7 @@ export class WebhookDelivery {
     this.timers.clear();
     this.wake();
     await this.boss.offWork(CALL_FINISHED_QUEUE).catch(() => undefined);
+    await this.boss.offWork(DEAD_LETTER_QUEUE).catch(() => undefined);
     await this.pumpDone;
   }
 

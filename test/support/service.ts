@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import type { Logger } from 'pino';
 import type { PartFactory } from '../../src/parts.js';
 import type { ProviderRegistry } from '../../src/providers/registry.js';
 import { startService, type RunningService } from '../../src/service.js';
@@ -89,6 +90,8 @@ export interface TestServiceOptions {
   databaseUrl?: string;
   /** Bind a free port on 127.0.0.1 (browser tests); `service.url` is then set. */
   listen?: boolean;
+  /** The service's logger instead of one at LOG_LEVEL (tests that read what was logged). */
+  log?: Logger;
 }
 
 export async function startTestService(opts: TestServiceOptions = {}): Promise<TestService> {
@@ -101,7 +104,7 @@ export async function startTestService(opts: TestServiceOptions = {}): Promise<T
     parts: opts.parts ?? [],
     carriers: opts.carriers,
     providers: opts.providers,
-    log: createLogger(config.LOG_LEVEL),
+    log: opts.log ?? createLogger(config.LOG_LEVEL),
     poolSize: 5,
   });
 
