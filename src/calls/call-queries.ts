@@ -9,6 +9,7 @@ import type { CallStatus } from './state-machine.js';
 import type { MidCallTool } from './tool-runner.js';
 import type { PlaceCallInput } from './types.js';
 import type { AssistantVoiceRow } from './voice/factory.js';
+import type { VoiceSettingsRow } from './voice/speech-options.js';
 import { synthesizerById, transcriberById } from '../providers/catalog.js';
 
 export const LIVE = `('initiated', 'ringing', 'in-progress')`;
@@ -136,17 +137,31 @@ export function bind(text: string, values: unknown[]): SQL {
   return sql.join(chunks);
 }
 
+/** The columns an assistant's speaking voice is read from (a call's load, an assistant_transfer's). */
+export type SpeakingVoiceColumns = Pick<
+  LoadedCall,
+  'voice_provider' | 'provider_voice_id' | 'language_iso2' | 'voice_stability' | 'voice_similarity' | 'speech_speed' | 'endpoint_sensitivity' | 'synthesizer_provider_id'
+>;
+
+/** The assistant's speaking voice (text-to-speech), as `voiceOf` takes it. */
+export function speakingVoiceRow(row: SpeakingVoiceColumns): Pick<AssistantVoiceRow, keyof VoiceSettingsRow | 'synthesizerProvider'> {
+  return {
+    voiceProvider: row.voice_provider ?? 'local',
+    providerVoiceId: row.provider_voice_id,
+    languageIso2: row.language_iso2,
+    voiceStability: row.voice_stability,
+    voiceSimilarity: row.voice_similarity,
+    speechSpeed: row.speech_speed,
+    endpointSensitivity: row.endpoint_sensitivity,
+    synthesizerProvider: row.synthesizer_provider_id === null ? null : (synthesizerById(row.synthesizer_provider_id)?.code ?? null),
+  };
+}
+
 /** The assistant's voice settings of a loaded call, as the voice factory takes them. */
 export function assistantVoiceRow(call: LoadedCall): AssistantVoiceRow {
   return {
+    ...speakingVoiceRow(call),
     mode: call.mode ?? 'pipeline',
-    voiceProvider: call.voice_provider ?? 'local',
-    providerVoiceId: call.provider_voice_id,
-    languageIso2: call.language_iso2,
-    voiceStability: call.voice_stability,
-    voiceSimilarity: call.voice_similarity,
-    speechSpeed: call.speech_speed,
-    endpointSensitivity: call.endpoint_sensitivity,
     endpointType: call.endpoint_type,
     interruptSensitivity: call.interrupt_sensitivity,
     allowInterruptions: call.allow_interruptions,
@@ -154,7 +169,6 @@ export function assistantVoiceRow(call: LoadedCall): AssistantVoiceRow {
     noiseCancellation: call.enable_noise_cancellation,
     ambientSound: call.ambient_sound,
     ambientSoundVolume: call.ambient_sound_volume,
-    synthesizerProvider: call.synthesizer_provider_id === null ? null : synthesizerById(call.synthesizer_provider_id)?.code ?? null,
     transcriberProvider: call.transcriber_provider_id === null ? null : transcriberById(call.transcriber_provider_id)?.code ?? null,
   };
 }

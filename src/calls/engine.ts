@@ -17,6 +17,7 @@ import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/types.js';
 import { BuiltinToolbox } from './builtin-tools/index.js';
 import { loadHandOver, warmTransferDeps } from './hand-over.js';
+import { sessionSettingsOf } from './call-settings.js';
 import { assistantVoiceRow, bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
 import { finalizeCall } from './finalize.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
@@ -24,11 +25,10 @@ import { runPostCall } from './post-call.js';
 import { RemoteCalls } from './remote-calls.js';
 import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
 import { NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
-import { ToolRunner, type MidCallTool } from './tool-runner.js';
+import { ToolRunner } from './tool-runner.js';
 import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, ShuttingDownError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
-import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceFactory, type VadModels } from './voice/factory.js';
 import type { VoiceCallFactory } from './voice/voice-call.js';
 import { AudioCallRecording } from './voice/recording.js';
@@ -184,30 +184,8 @@ export class CallEngine implements CallService {
       await finalizeCall(this.ctx, callId, call.status, failedResult(), null, log);
       return;
     }
-    const assistant = {
-      variables: call.assistant_variables ?? {},
-      systemPrompt: call.system_prompt,
-      initialMessage: call.initial_message,
-      waitForCustomer: call.wait_for_customer,
-      endCallOnVoicemail: call.end_call_on_voicemail,
-      voicemailMessage: call.voice_mail_message ?? '',
-      maxDuration: call.max_duration,
-      maxSilenceDuration: call.max_silence_duration,
-      reengagementInterval: call.reengagement_interval,
-      llmTemperature: call.llm_temperature,
-      endCallToolDescription: call.end_call_tool_description,
-      postCallSchema: call.post_call_schema,
-      postCallEvaluation: call.post_call_evaluation,
-      record: call.record,
-      fillers: call.fillers,
-      fillerConfig: call.filler_config,
-    };
-    const model = call.model ? { name: call.model } : undefined;
-    const midCallTools: MidCallTool[] = call.tools;
-
-    const variables = { ...assistant.variables, ...call.call_variables };
-    const modelName = model?.name ?? 'gpt-4o-mini';
-    const temperature = Number(assistant.llmTemperature);
+    const settings = sessionSettingsOf(call);
+    const { variables, model: modelName, temperature } = settings;
     const direction = call.type === 'inbound' ? 'inbound' : 'outbound';
     if (!attach && placesRemotely(carrier)) {
       await this.remote.place(carrier, {
@@ -216,9 +194,9 @@ export class CallEngine implements CallService {
         customer: call.client_phone_number,
         assistant: call.assistant_phone_number,
         direction,
-        maxDurationSec: assistant.maxDuration,
+        maxDurationSec: call.max_duration,
         detectMachine: direction === 'outbound',
-        record: assistant.record,
+        record: call.record,
       });
       return;
     }
@@ -260,26 +238,10 @@ export class CallEngine implements CallService {
     const callSpan = tracing?.start('call', { 'switchboard.call_id': callId, 'switchboard.call_type': call.type, 'switchboard.instance': this.ctx.instanceId });
     const turnRecorder = observeTurns(new DbTurnRecorder(pool, callId, log), { metrics, tracing, callSpan });
     // `record` on an audio leg of ours (Twilio records its own calls): the voice core's two channels.
-    const recording = spoken && assistant.record && !placesRemotely(carrier) && this.ctx.recordings ? new AudioCallRecording(this.clock, assistant.maxDuration + 60) : null;
+    const recording = spoken && call.record && !placesRemotely(carrier) ? new AudioCallRecording(this.clock, call.max_duration + 60) : null;
     const voice = spoken && recording ? recording.wrap(spoken) : spoken;
     const session: CallSession = new CallSession(
-      {
-        systemPrompt: fillTemplate(assistant.systemPrompt, variables),
-        initialMessage: fillSpokenTemplate(assistant.initialMessage, variables),
-        waitForCustomer: assistant.waitForCustomer,
-        endCallOnVoicemail: assistant.endCallOnVoicemail,
-        voicemailMessage: fillSpokenTemplate(assistant.voicemailMessage, variables),
-        maxDurationSec: assistant.maxDuration,
-        maxSilenceSec: assistant.maxSilenceDuration,
-        reengagementSec: assistant.reengagementInterval,
-        model: modelName,
-        temperature: Number.isFinite(temperature) ? temperature : 0.1,
-        tools: midCallTools,
-        endCallDescription: assistant.endCallToolDescription,
-        variables,
-        fillers: assistant.fillers,
-        fillerConfig: assistant.fillerConfig,
-      },
+      settings,
       {
         leg,
         llm: this.llm,
@@ -319,17 +281,17 @@ export class CallEngine implements CallService {
         const remoteCall = { callId, userId: call.user_id, carrierCallId: attach?.carrierCallId ?? null };
         const carrierPrice = placesRemotely(carrier) && result.connected ? await this.remote.priceOf(carrier, remoteCall) : null;
         const store = this.ctx.recordings;
-        if (placesRemotely(carrier) && result.connected && assistant.record && store) {
+        if (placesRemotely(carrier) && result.connected && call.record) {
           result.recordingUrl = (await this.remote.keepRecording(carrier, remoteCall, store)) ?? result.recordingUrl;
         }
-        if (recording && result.connected && store) result.recordingUrl = await recording.keep(result.talkMs, store, callId, log);
+        if (recording && result.connected) result.recordingUrl = await recording.keep(result.talkMs, store, callId, log);
         const post = await runPostCall({
           callId,
-          postCallSchema: assistant.postCallSchema,
-          postCallEvaluation: assistant.postCallEvaluation,
-          record: assistant.record,
+          postCallSchema: call.post_call_schema,
+          postCallEvaluation: call.post_call_evaluation,
+          record: call.record,
           model: modelName,
-          temperature: Number.isFinite(temperature) ? temperature : 0.1,
+          temperature,
           variables,
           result,
           llm: this.llm,

@@ -7,7 +7,6 @@
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import type { StoredBuiltinTool } from '../db/schema.js';
-import { synthesizerById } from '../providers/catalog.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AssistantHandOver } from './builtin-tools/index.js';
 import type { CallerIdChoice, WarmTransferDeps } from './builtin-tools/warm-transfer.js';
@@ -15,7 +14,8 @@ import type { LlmProvider } from '../providers/llm/types.js';
 import type { CarrierRegistry } from '../telephony/registry.js';
 import { placesRemotely, type Carrier } from '../telephony/types.js';
 import type { MidCallTool } from './tool-runner.js';
-import { ASSISTANT_JOINS, ASSISTANT_TOOLS } from './call-queries.js';
+import { ASSISTANT_JOINS, ASSISTANT_TOOLS, speakingVoiceRow, type SpeakingVoiceColumns } from './call-queries.js';
+import { DEFAULT_MODEL, temperatureOf } from './call-settings.js';
 import { fillSpokenTemplate, fillTemplate } from './variables.js';
 import { voiceOf } from './voice/factory.js';
 
@@ -29,7 +29,7 @@ const LOAD_ASSISTANT = `
     ${ASSISTANT_JOINS}
    WHERE a.id = $1 AND a.user_id = $2 AND a.deleted_at IS NULL AND a.status = 'active'`;
 
-interface LoadedAssistant {
+interface LoadedAssistant extends SpeakingVoiceColumns {
   id: number;
   name: string;
   variables: Record<string, unknown> | null;
@@ -38,16 +38,8 @@ interface LoadedAssistant {
   llm_temperature: string;
   end_call_tool_description: string | null;
   builtin_tools: StoredBuiltinTool[] | null;
-  synthesizer_provider_id: number | null;
   timezone: string | null;
   model: string | null;
-  voice_stability: string;
-  voice_similarity: string;
-  speech_speed: string;
-  endpoint_sensitivity: string;
-  voice_provider: string | null;
-  provider_voice_id: string | null;
-  language_iso2: string | null;
   tools: MidCallTool[];
 }
 
@@ -65,30 +57,16 @@ export async function loadHandOver(deps: HandOverDeps, assistantId: number): Pro
   const a = rows[0];
   if (!a) return null;
   const variables = { ...(a.variables ?? {}), ...deps.callVariables };
-  const temperature = Number(a.llm_temperature);
   // Unreadable own keys throw (not the deployment's instead): the hand-over fails, the call goes on as it was.
   const registry = await deps.providers.forAccount(deps.userId);
-  const voice = voiceOf(
-    {
-      voiceProvider: a.voice_provider ?? 'local',
-      providerVoiceId: a.provider_voice_id,
-      languageIso2: a.language_iso2,
-      voiceStability: a.voice_stability,
-      voiceSimilarity: a.voice_similarity,
-      speechSpeed: a.speech_speed,
-      endpointSensitivity: a.endpoint_sensitivity,
-      synthesizerProvider: a.synthesizer_provider_id === null ? null : (synthesizerById(a.synthesizer_provider_id)?.code ?? null),
-    },
-    registry,
-    deps.log,
-  );
+  const voice = voiceOf(speakingVoiceRow(a), registry, deps.log);
   return {
     id: a.id,
     name: a.name,
     systemPrompt: fillTemplate(a.system_prompt, variables),
     initialMessage: fillSpokenTemplate(a.initial_message, variables),
-    model: a.model ?? 'gpt-4o-mini',
-    temperature: Number.isFinite(temperature) ? temperature : 0.1,
+    model: a.model ?? DEFAULT_MODEL,
+    temperature: temperatureOf(a.llm_temperature),
     tools: a.tools,
     builtinTools: a.builtin_tools ?? [],
     endCallDescription: a.end_call_tool_description,
