@@ -155,6 +155,18 @@ describe('HeartbeatWatch', () => {
       await watch.close();
     }
 
+    // Its own connection: a beat goes through while every connection of the shared pool is taken.
+    const { pool } = t.service.ctx.database;
+    const held = await Promise.all(Array.from({ length: pool.options.max! }, () => pool.connect()));
+    const ownConnection = new HeartbeatWatch(t.databaseUrl, 'watch-busy-pool');
+    try {
+      expect(pool.waitingCount + pool.idleCount).toBe(0);
+      await ownConnection.beat();
+    } finally {
+      for (const c of held) c.release();
+      await ownConnection.close();
+    }
+
     // A failed beat (no database there) takes the right away at once.
     const port = await freePort();
     let failingNow = 0;
