@@ -187,15 +187,19 @@ export class RemoteCalls {
 
   /**
    * Takes a call's media stream for this instance: the token must match (and is spent), the
-   * call must still be waiting for its answer. Null when any of that fails.
+   * call must be on `stream.carrier` and still waiting for its answer, and the stream must be
+   * of the carrier's call placed for it (`carrierCallId`; not yet known counts as matching: the
+   * answer can outrun our write of the id). Null when any of that fails, and then the token
+   * stays unspent: a stray or forged stream cannot take the real one's place.
    */
-  async claimStream(callId: number, mediaToken: string): Promise<ClaimedStream | null> {
+  async claimStream(callId: number, mediaToken: string, stream: { carrier: string; carrierCallId: string }): Promise<ClaimedStream | null> {
     if (!Number.isSafeInteger(callId) || callId <= 0 || callId > 2_147_483_647 || !mediaToken) return null;
     const { rows } = await this.ctx.database.pool.query(
       `UPDATE calls SET owner_instance = $3, media_token_hash = NULL, updated_at = now()
         WHERE id = $1 AND media_token_hash = $2 AND status IN ('initiated', 'ringing')
+          AND carrier = $4 AND (carrier_call_sid IS NULL OR carrier_call_sid = $5)
         RETURNING user_id, carrier, carrier_call_sid, answered_by`,
-      [callId, hashMediaToken(mediaToken), this.ctx.instanceId],
+      [callId, hashMediaToken(mediaToken), this.ctx.instanceId, stream.carrier, stream.carrierCallId],
     );
     const row = rows[0];
     if (!row) return null;

@@ -229,9 +229,8 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
         void (async () => {
           const e = app.ctx.services.callEngine as CallEngine | undefined;
           if (!e) return refuse('calls are not running on this instance');
-          const claim = await e.remote.claimStream(callId, start.customParameters.token ?? '');
-          if (!claim || claim.carrier !== TWILIO_CARRIER) return refuse('invalid or used media token');
-          if (claim.carrierCallId && claim.carrierCallId !== start.callSid) return refuse('the stream is not this call\'s');
+          const claim = await e.remote.claimStream(callId, start.customParameters.token ?? '', { carrier: TWILIO_CARRIER, carrierCallId: start.callSid });
+          if (!claim) return refuse('invalid or used media token, or the stream is not this call\'s');
           const callLog = log.child({ callId });
           leg = carrier.legForStream(socket, start, {
             userId: claim.userId,

@@ -165,7 +165,7 @@ describe('media sockets', () => {
   }
   const tokenOf = (call: DoubleCall) => /<Parameter name="token" value="([^"]+)"/.exec(call.twiml!)![1];
 
-  it("refuses call A's one-time token with call B's id (either way round) and spends neither", async () => {
+  it("refuses call A's one-time token with call B's id (either way round), or with B's stream, and spends neither", async () => {
     const a = await bobsRingingCall('+14155550831');
     const b = await bobsRingingCall('+14155550832');
     const before = [await callRow(a.callId), await callRow(b.callId)];
@@ -173,6 +173,8 @@ describe('media sockets', () => {
     expect(await openStream(b.callId, tokenOf(a.call), b.call.sid)).toBe(1008);
     expect(await openStream(a.callId, tokenOf(b.call), a.call.sid)).toBe(1008);
     expect(await openStream(b.callId, tokenOf(a.call), a.call.sid)).toBe(1008);
+    // The right call and its own token, but another Twilio call's stream: refused, and the token stays for the real one.
+    expect(await openStream(a.callId, tokenOf(a.call), b.call.sid)).toBe(1008);
     // Nothing claimed: both still ring with their tokens unspent and no instance running them.
     expect([await callRow(a.callId), await callRow(b.callId)]).toEqual(before);
     await cancelAtTwilio(a.call);
