@@ -210,7 +210,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
         await boss.start();
         ctx.services.boss = boss;
         // One event bus for the process: the engine emits on it, every consumer subscribes to it.
-        ctx.services.callEvents = new CallFinishedEvents(boss);
+        ctx.services.callEvents = new CallFinishedEvents(boss, log);
         for (const factory of factories) {
           const part = factory(ctx);
           if (!part) continue;

@@ -8,6 +8,7 @@
  */
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
 
 export interface CallFinished {
   callId: number;
@@ -31,7 +32,28 @@ export class CallFinishedEvents {
    */
   readonly whenAllSubscribed: Promise<void> = new Promise((resolve) => (this.markAllSubscribed = resolve));
 
-  constructor(private readonly boss: PgBoss) {}
+  constructor(
+    private readonly boss: PgBoss,
+    /** Where an event given up by its consumer is reported (`watchGivenUp`). */
+    private readonly log?: Logger,
+  ) {}
+
+  /**
+   * The consumer queue and its dead letter (`<queue>-failed`): an event whose handler failed on
+   * every retry is copied there by pg-boss and logged as an error with its call, rather than
+   * marked `failed` with no trace (a call whose webhook-planning event died so had no webhook,
+   * and nothing said so).
+   */
+  private async createQueue(queue: string): Promise<void> {
+    const deadLetter = deadLetterOf(queue);
+    await this.boss.createQueue(deadLetter);
+    await this.boss.createQueue(queue);
+    await this.boss.work<CallFinished>(deadLetter, { batchSize: 20, pollingIntervalSeconds: 5 }, async (jobs) => {
+      for (const job of jobs) {
+        this.log?.error({ queue, callId: job.data?.callId, userId: job.data?.userId }, 'a call-finished event was given up after its handler failed on every retry');
+      }
+    });
+  }
 
   /** Called by the composition root once every part has started, i.e. every consumer has subscribed. */
   allSubscribed(): void {
@@ -40,7 +62,7 @@ export class CallFinishedEvents {
 
   /** Registers a consumer queue and starts working it. Call at start-up, before calls run. */
   async subscribe(queue: string, handler: CallFinishedHandler, opts: { batchSize?: number; pollingIntervalSeconds?: number } = {}): Promise<void> {
-    await this.boss.createQueue(queue);
+    await this.createQueue(queue);
     if (!this.queues.includes(queue)) this.queues.push(queue);
     await this.boss.work<CallFinished>(
       queue,
@@ -57,7 +79,7 @@ export class CallFinishedEvents {
    * Returns the pg-boss worker id (for `boss.notifyWorker`).
    */
   async subscribeBatch(queue: string, handler: (events: CallFinished[]) => Promise<void>, opts: { batchSize?: number; pollingIntervalSeconds?: number } = {}): Promise<string> {
-    await this.boss.createQueue(queue);
+    await this.createQueue(queue);
     if (!this.queues.includes(queue)) this.queues.push(queue);
     return this.boss.work<CallFinished>(
       queue,
@@ -69,13 +91,19 @@ export class CallFinishedEvents {
   /** Emits to every subscribed queue through `executor`, i.e. inside the caller's transaction. */
   async emit(executor: SqlExecutor, event: CallFinished): Promise<void> {
     for (const queue of this.queues) {
-      await this.boss.send(queue, event, { db: executor, retryLimit: 20, retryDelay: 2, retryBackoff: true } as PgBoss.SendOptions);
+      // The dead letter on the job itself: a queue created before dead letters keeps its settings.
+      await this.boss.send(queue, event, { db: executor, retryLimit: 20, retryDelay: 2, retryBackoff: true, deadLetter: deadLetterOf(queue) } as PgBoss.SendOptions);
     }
   }
 
   get subscribedQueues(): readonly string[] {
     return this.queues;
   }
+}
+
+/** The dead-letter queue of a consumer queue. */
+export function deadLetterOf(queue: string): string {
+  return `${queue}-failed`;
 }
 
 /** Wraps a node-postgres client (e.g. inside BEGIN/COMMIT) as a pg-boss executor. */
