@@ -60,6 +60,7 @@ export function switchAssistant(c: SwitchableConversation, { target }: NonNullab
   c.specs.splice(0, c.specs.length, ...functionSpecs(c.settings, c.builtins));
   if (c.llmOptions) Object.assign(c.llmOptions, { model: target.model, temperature: target.temperature, tools: target.tools });
   if (c.voice) {
+    c.voice.call.assistantChanged();
     const voice = target.voice(c.voice.sampleRate);
     if (voice) c.voice.call.useVoice(voice);
     else c.log.warn({ assistantId: target.id }, 'the assistant taking over has no voice that can speak; keeping the current one');

@@ -26,7 +26,8 @@ import { SilenceStage } from './voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
 import type { Frame } from './voice/frames.js';
 import type { LlmStageOptions } from './voice/llm.js';
-import { handOverNote, type BuiltinResult } from './builtin-tools/index.js';
+import type { BuiltinResult } from './builtin-tools/index.js';
+import { applyBuiltinResult } from './builtin-effects.js';
 import { TextTurns } from './text-turns.js';
 import { functionSpecs, switchAssistant } from './assistant-switch.js';
 import { VoicemailDrop } from './voicemail.js';
@@ -176,19 +177,43 @@ export class CallSession {
     );
   }
 
-  /** On an audio leg: the new assistant speaks once the hand-over message has played. */
-  private afterVoiceSwitch(to: NonNullable<BuiltinResult['switchTo']>, turn: number, note: string): void {
-    this.switchAssistant(to);
-    const voice = this.voice!;
-    void voice.turnOver(turn).then(() => {
-      if (this.ended) return;
-      this.lines.push(note);
-      const greeting = this.settings.initialMessage.trim();
-      if (to.greet && greeting !== '') {
-        this.messages.push({ role: 'assistant', content: greeting });
-        void voice.say(greeting, 'greeting');
-      } else voice.respond();
-    });
+  /**
+   * A built-in's result on an audio leg (pipeline or speech-to-speech): its line ends turn
+   * `turn` in the mode's way (VoiceCall.finishTurn), then its effects (src/calls/builtin-effects.ts).
+   */
+  private applyVoiceBuiltin(result: BuiltinResult, turn: number): void {
+    const voice = this.voice;
+    if (!voice || this.ended) return;
+    const session = this;
+    void applyBuiltinResult(
+      result,
+      {
+        finishTurn: (text) => {
+          const over = voice.turnOver(turn);
+          voice.finishTurn(turn, text);
+          return over;
+        },
+        answerWith: (instruction) => {
+          this.messages.push({ role: 'system', content: instruction });
+          voice.respond(instruction);
+        },
+        greet: (text) => voice.say(text, 'greeting'),
+        respond: () => voice.respond(),
+      },
+      {
+        get ended() {
+          return session.ended;
+        },
+        log: this.deps.log,
+        remember: (text) => this.messages.push({ role: 'assistant', content: text }),
+        note: (line) => this.note(line),
+        end: (reason, handedOver) => this.end('completed', reason, handedOver),
+        switchAssistant: (to) => {
+          this.switchAssistant(to);
+          return this.settings.initialMessage;
+        },
+      },
+    );
   }
 
   /** Places the call and resolves when it is over. */
@@ -355,7 +380,7 @@ export class CallSession {
         onToolCall: (record) => this.toolRecords.push(record),
         builtins: this.deps.builtins,
         onNote: (line) => this.lines.push(line),
-        onSwitch: (to, turn) => this.afterVoiceSwitch(to, turn, handOverNote(to.target)),
+        onBuiltinResult: (result, turn) => this.applyVoiceBuiltin(result, turn),
       };
     this.llmOptions = llmOptions;
     const voice = factory(media, {
@@ -378,30 +403,13 @@ export class CallSession {
       this.fillers.follow(frame, END_CALL_TOOL);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
-      else if (frame.kind === 'hang-up' && !frame.remote) void this.voiceHangUp(frame);
+      else if (frame.kind === 'hang-up' && !frame.remote) this.voiceHangUp(frame);
     });
   }
 
-  /** The pipeline ended the call (end-call, an LLM failure, a built-in transfer once its message played). */
-  private async voiceHangUp(frame: Extract<Frame, { kind: 'hang-up' }>): Promise<void> {
-    if (!frame.handOver) {
-      if (frame.note) this.lines.push(frame.note);
-      this.end(frame.reason === 'LLM failure' ? 'ended' : 'completed', frame.reason);
-      return;
-    }
-    try {
-      await frame.handOver();
-    } catch (err) {
-      if (this.ended) return;
-      // The caller stays with the assistant, which hears why and answers (as on a text leg).
-      this.deps.log.warn({ err: { message: (err as Error).message } }, 'the carrier could not transfer the call');
-      this.lines.push('Transfer: the carrier could not transfer the call.');
-      this.messages.push({ role: 'system', content: 'The transfer failed: the carrier could not transfer the call. Tell the caller.' });
-      this.voice?.respond();
-      return;
-    }
-    if (frame.note) this.lines.push(frame.note);
-    this.end('completed', frame.reason, true);
+  /** The voice core ended the call (end-call once its goodbye played, an LLM failure). */
+  private voiceHangUp(frame: Extract<Frame, { kind: 'hang-up' }>): void {
+    this.end(frame.reason === 'LLM failure' ? 'ended' : 'completed', frame.reason);
   }
 
   private greet(): void {

@@ -13,6 +13,7 @@ import type { MidCallTool } from './tool-runner.js';
 import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { withoutPlaceholders } from './variables.js';
 import { answerToolCall } from './tool-history.js';
+import { applyBuiltinResult } from './builtin-effects.js';
 import { APOLOGY_LINE, END_CALL_TOOL, textStages, type SessionDeps, type SessionSettings, type ToolCallRecord } from './session-types.js';
 
 /** LLM rounds per turn (tool call → answer → ...), against a model that loops on tools. */
@@ -209,7 +210,7 @@ export class TextTurns {
   /**
    * Runs a built-in tool; true when the call is over (a transfer ended it); `switched` when
    * another assistant took the call over (it answers next), `greeted` when it also said its
-   * opening line (the turn is over).
+   * opening line (the turn is over). Its effects: src/calls/builtin-effects.ts.
    */
   private async runBuiltin(builtins: BuiltinToolbox, callId: string, name: string, args: string): Promise<boolean | 'switched' | 'greeted'> {
     const h = this.host;
@@ -217,34 +218,33 @@ export class TextTurns {
     const outcome = await builtins.run(name, args);
     h.toolRecords.push({ name, ok: outcome.ok, durationMs: Math.max(0, this.deps.clock.now() - started) });
     if (h.ended) return true;
-    let content = outcome.content;
-    if (outcome.say) await this.say(outcome.say);
-    let handedOver = false;
-    let failed = false;
-    if (outcome.end?.handOver && !h.ended) {
-      try {
-        await outcome.end.handOver();
-        handedOver = true;
-      } catch (err) {
-        this.deps.log.warn({ err: { message: (err as Error).message } }, 'the carrier could not transfer the call');
-        failed = true;
-        content = JSON.stringify({ error: 'the transfer failed' });
-      }
-    }
-    answerToolCall(h.messages, callId, content);
-    if (outcome.say) h.messages.push({ role: 'assistant', content: outcome.say });
-    if (failed) h.lines.push('Transfer: the carrier could not transfer the call.');
-    else if (outcome.note) h.lines.push(outcome.note);
-    if (outcome.switchTo && !h.ended) {
-      h.switchAssistant(outcome.switchTo);
-      const greeting = this.settings.initialMessage.trim();
-      if (!outcome.switchTo.greet || greeting === '') return 'switched';
-      h.messages.push({ role: 'assistant', content: greeting });
-      await this.say(greeting);
-      return 'greeted';
-    }
-    if (!outcome.end || failed || h.ended) return h.ended;
-    h.end('completed', outcome.end.reason, handedOver);
-    return true;
+    answerToolCall(h.messages, callId, outcome.content);
+    const step = await applyBuiltinResult(
+      outcome,
+      {
+        finishTurn: async (text) => {
+          if (text) await this.say(text);
+        },
+        // The loop's next round answers: the model reads why in the history.
+        answerWith: (instruction) => h.messages.push({ role: 'system', content: instruction }),
+        greet: (text) => this.say(text),
+        respond: () => undefined,
+      },
+      {
+        get ended() {
+          return h.ended;
+        },
+        log: this.deps.log,
+        remember: (text) => h.messages.push({ role: 'assistant', content: text }),
+        note: (line) => h.lines.push(line),
+        end: (reason, handedOver) => h.end('completed', reason, handedOver),
+        switchAssistant: (to) => {
+          h.switchAssistant(to);
+          return this.settings.initialMessage;
+        },
+      },
+    );
+    if (step === 'switched' || step === 'greeted') return step;
+    return step === 'ended' || h.ended;
   }
 }

@@ -90,12 +90,8 @@ export type Frame =
   | { kind: 'interruption'; turn: TurnId; heardText: string; heardMs?: number; at: number }
   /** The turn is cancelled: stages stop its work (LLM, TTS, playback) at once. */
   | { kind: 'cancel'; turn: TurnId; reason: CancelReason; at: number }
-  /**
-   * The call is over (either side hung up); stages release what they hold. A built-in tool's
-   * end (a transfer) carries its transcript `note` and the carrier's `handOver`, which the
-   * session runs once the audio before the frame has played.
-   */
-  | { kind: 'hang-up'; turn: TurnId; reason: string; remote: boolean; at: number; note?: string; handOver?: () => Promise<void> }
+  /** The call is over (either side hung up); stages release what they hold. */
+  | { kind: 'hang-up'; turn: TurnId; reason: string; remote: boolean; at: number }
   /** A stage failed; `fatal` ends the call. */
   | { kind: 'error'; turn: TurnId; stage: string; message: string; fatal: boolean; at: number };
 

@@ -9,13 +9,14 @@
  * The request carries the turn's AbortSignal: cancelling the turn aborts it.
  *
  * Built-in tools (src/calls/builtin-tools) run here too, through the toolbox the session hands
- * over: a line the tool says first (a transfer message) is spoken in the turn; a tool that ends
- * the call (a transfer) ends the turn with a `hang-up` that carries the carrier's hand-over and
- * the transcript note, so the caller hears the message before the line is handed over.
+ * over; a result that ends the turn (a transfer's message, the transfer, another assistant) is
+ * the session's to apply (src/calls/builtin-effects.ts): it finishes the turn, so the caller
+ * hears the message before the line is handed over.
  */
 import type { ChatMessage, LlmProvider, ToolSpec } from '../../providers/llm/types.js';
 import type { MidCallTool } from '../tool-runner.js';
 import type { BuiltinResult, BuiltinToolbox } from '../builtin-tools/index.js';
+import { endsTurn } from '../builtin-effects.js';
 import type { ToolCallRecord, ToolExecutor } from '../session.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
@@ -40,8 +41,11 @@ export interface LlmStageOptions {
   builtins?: Pick<BuiltinToolbox, 'has' | 'run'>;
   /** A transcript line that is not speech (a built-in's note, e.g. the keys pressed). */
   onNote?(line: string): void;
-  /** assistant_transfer: another assistant takes the call over once `turn` (the hand-over message) is over. */
-  onSwitch?(to: NonNullable<BuiltinResult['switchTo']>, turn: TurnId): void;
+  /**
+   * A built-in's result that ends its turn (a line to say, a transfer, another assistant): the
+   * session applies it (src/calls/builtin-effects.ts) and finishes `turn` (VoiceCall.finishTurn).
+   */
+  onBuiltinResult?(result: BuiltinResult, turn: TurnId): void;
 }
 
 export class LlmStage implements Stage {
@@ -109,7 +113,7 @@ export class LlmStage implements Stage {
         const cutOff = () => answerOpenToolCalls(o.messages, calling, CANCELLED_TOOL_RESULT);
         signal.addEventListener('abort', cutOff, { once: true });
         try {
-          const over = await this.runCalls(turn, completion.toolCalls, added, ctx);
+          const over = await this.runCalls(turn, completion.toolCalls, ctx);
           if (over) return;
         } finally {
           signal.removeEventListener('abort', cutOff);
@@ -134,21 +138,14 @@ export class LlmStage implements Stage {
   private async runCalls(
     turn: TurnId,
     calls: readonly { id: string; name: string; arguments: string }[],
-    added: Extract<ChatMessage, { role: 'assistant' }>[],
     ctx: StageContext,
   ): Promise<boolean> {
     const o = this.options;
     const signal = ctx.turns.signal(turn);
     const now = () => ctx.clock.now();
     let endCall = false;
-    let switched: NonNullable<BuiltinResult['switchTo']> | null = null;
     for (const call of calls) {
       if (signal.aborted) return true;
-      if (switched) {
-        // Another assistant has the call: the rest of this round is not run, but answered (the history stays valid).
-        answerToolCall(o.messages, call.id, JSON.stringify({ error: 'not run: the call was handed to another assistant' }));
-        continue;
-      }
       this.push({ kind: 'tool-call', turn, id: call.id, name: call.name, arguments: call.arguments, at: now() });
       if (call.name === END_CALL_FUNCTION) {
         endCall = true;
@@ -156,9 +153,7 @@ export class LlmStage implements Stage {
         continue;
       }
       if (o.builtins?.has(call.name)) {
-        const step = await this.builtin(turn, call, added, ctx);
-        if (step === 'aborted' || step === 'ended') return true;
-        if (step !== 'continue') switched = step.switchTo;
+        if (await this.builtin(turn, call, ctx)) return true;
         continue;
       }
       const tool = o.tools.find((t) => t.name === call.name);
@@ -173,12 +168,6 @@ export class LlmStage implements Stage {
       answerToolCall(o.messages, call.id, outcome.content);
       this.push({ kind: 'tool-result', turn, id: call.id, name: tool.name, ok: outcome.ok, content: outcome.content, at: now() });
     }
-    if (switched) {
-      // The other assistant speaks from the next turn on, in its own voice (the session starts it).
-      o.onSwitch?.(switched, turn);
-      this.push({ kind: 'speak-end', turn, at: now() });
-      return true;
-    }
     if (endCall) {
       this.push({ kind: 'speak-end', turn, at: now() });
       this.push({ kind: 'hang-up', turn, reason: 'the assistant closed the call', remote: false, at: now() });
@@ -188,35 +177,25 @@ export class LlmStage implements Stage {
   }
 
   /**
-   * Runs a built-in tool in the turn: its result goes to the history, its line is spoken, its
-   * note joins the transcript; a tool that ends the call ends the turn with a `hang-up`.
+   * Runs a built-in tool in the turn: its result goes to the history; a result that ends the
+   * turn (a line, a transfer, another assistant) goes to the session, which finishes the turn
+   * (the rest of the round is answered "not run"). True when the turn is over.
    */
-  private async builtin(
-    turn: TurnId,
-    call: { id: string; name: string; arguments: string },
-    added: Extract<ChatMessage, { role: 'assistant' }>[],
-    ctx: StageContext,
-  ): Promise<'aborted' | 'ended' | 'continue' | { switchTo: NonNullable<BuiltinResult['switchTo']> }> {
+  private async builtin(turn: TurnId, call: { id: string; name: string; arguments: string }, ctx: StageContext): Promise<boolean> {
     const o = this.options;
     const now = () => ctx.clock.now();
     const started = now();
     const outcome = await o.builtins!.run(call.name, call.arguments);
     o.onToolCall?.({ name: call.name, ok: outcome.ok, durationMs: Math.max(0, now() - started) });
-    if (ctx.turns.signal(turn).aborted) return 'aborted';
+    if (ctx.turns.signal(turn).aborted) return true;
     answerToolCall(o.messages, call.id, outcome.content);
     this.push({ kind: 'tool-result', turn, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content, at: now() });
-    if (outcome.say) {
-      this.remember(added, { role: 'assistant', content: outcome.say });
-      this.push({ kind: 'speak', turn, text: outcome.say, source: 'scripted', at: now() });
+    if (!endsTurn(outcome)) {
+      if (outcome.note) o.onNote?.(outcome.note);
+      return false;
     }
-    if (!outcome.end) {
-      // A hand-over's note joins the transcript once its message was heard (the session's switch).
-      if (outcome.note && !outcome.switchTo) o.onNote?.(outcome.note);
-      return outcome.switchTo ? { switchTo: outcome.switchTo } : 'continue';
-    }
-    this.push({ kind: 'speak-end', turn, at: now() });
-    this.push({ kind: 'hang-up', turn, reason: outcome.end.reason, remote: false, at: now(), note: outcome.note, handOver: outcome.end.handOver });
-    return 'ended';
+    o.onBuiltinResult?.(outcome, turn);
+    return true;
   }
 
   private remember(added: Extract<ChatMessage, { role: 'assistant' }>[], message: Extract<ChatMessage, { role: 'assistant' }>): void {

@@ -10,7 +10,7 @@
  *   speech-started / speech-stopped   ◀─ the model's voice detection
  *   end-of-turn (the caller's words)   ◀─ its transcript of the caller (may come after the answer began: `late`)
  *   turn-started, llm-delta, tts-text, tts-audio, tts-spoken, tts-done ◀─ its answer (audio + transcript)
- *   tool-call → the call's tool executor → tool-result → function output + next answer (same turn)
+ *   tool-call → a mid-call tool or a built-in (speech-to-speech-functions.ts) → tool-result → function output + next answer (same turn)
  *   end-call  → hang-up (after the goodbye has played)
  *   interruption (up from the output stage, with heardMs) ─▶ session.interrupt(ms heard of the last audio item)
  *
@@ -31,6 +31,7 @@ import type { RealtimeEvent, RealtimeProvider, RealtimeSession, RealtimeSessionO
 import type { TurnKind } from '../turns.js';
 import { wordCount, type Frame, type TurnId } from './frames.js';
 import { END_CALL_FUNCTION, keepHeard, type LlmStageOptions } from './llm.js';
+import { runFunctionCall, type FunctionAnswer, type FunctionConversation } from './speech-to-speech-functions.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { ScriptedReply } from './scripted-reply.js';
 import type { Floor } from './settings.js';
@@ -48,12 +49,11 @@ export interface SpeechToSpeechOptions {
    * the record (system prompt first; the caller's and the assistant's words are appended), the
    * mid-call tools and the functions the model is offered, and how tools run.
    */
-  conversation: Pick<LlmStageOptions, 'messages' | 'tools' | 'specs' | 'executor' | 'onToolCall'>;
+  conversation: Pick<LlmStageOptions, 'messages' | 'specs'> & FunctionConversation;
 }
 
 /** The assistant turn the model's current answer belongs to. */
-interface Answer {
-  turn: TurnId;
+interface Answer extends FunctionAnswer {
   /** Audio items of the turn in order, with the ms of audio each produced. */
   items: { id: string; ms: number }[];
   /** Assistant messages the turn added (rewritten to what was heard on barge-in). */
@@ -62,11 +62,7 @@ interface Answer {
   awaitingCaller: boolean;
   /** A scripted line: the session keeps it in the record itself. */
   scripted: boolean;
-  responseDone: boolean;
-  toolsRunning: number;
-  results: { callId: string; output: string }[];
   endCall: boolean;
-  over: boolean;
   /** The model has produced audio or text for the turn. */
   producing?: boolean;
 }
@@ -148,9 +144,22 @@ export class SpeechToSpeechStage implements Stage {
     this.open(turn, kind, true, `Say exactly: ${text}`);
   }
 
-  /** The model speaks first (no opening line), as turn `turn`. */
-  respond(turn: TurnId): void {
-    this.open(turn, 'reply', false);
+  /** The model speaks first (no opening line), as turn `turn`; `instructions` for this answer (a failed transfer). */
+  respond(turn: TurnId, instructions?: string): void {
+    this.open(turn, 'reply', false, instructions);
+  }
+
+  /** Ends turn `turn`, stopped at a built-in's result, saying `text` first (`Say exactly:`, same turn). */
+  finishTurn(turn: TurnId, text: string | undefined): void {
+    const a = this.answer;
+    if (!a || a.turn !== turn || a.over) return;
+    if (!text) {
+      a.over = true;
+      return this.push({ kind: 'tts-done', turn, at: this.ctx!.clock.now() });
+    }
+    // The session keeps the line in the record itself (`scripted`).
+    a.scripted = this.continuing = true;
+    this.whenOpen((s) => s.respond(`Say exactly: ${text}`));
   }
 
   /**
@@ -316,7 +325,7 @@ export class SpeechToSpeechStage implements Stage {
     }
     this.callerText = null;
     this.endOfSpeechAt = null;
-    this.answer = { turn, items: [], said: [], awaitingCaller, scripted, responseDone: false, toolsRunning: 0, results: [], endCall: false, over: false };
+    this.answer = { turn, items: [], said: [], awaitingCaller, scripted, responseDone: false, toolsRunning: 0, results: [], effects: null, endCall: false, over: false };
     // The turn was cut off before its answer began (a barge-in on a scripted line): stop it.
     if (ctx.turns.isCancelled(turn)) {
       this.answer.over = true;
@@ -339,7 +348,7 @@ export class SpeechToSpeechStage implements Stage {
     this.callerText = null;
     this.endOfSpeechAt = null;
     // This answer object only receives the model's own (cancelled) answer: `over` drops it.
-    this.answer = { turn, items: [], said: [], awaitingCaller, scripted: true, responseDone: false, toolsRunning: 0, results: [], endCall: false, over: true };
+    this.answer = { turn, items: [], said: [], awaitingCaller, scripted: true, responseDone: false, toolsRunning: 0, results: [], effects: null, endCall: false, over: true };
     this.reserved = { turn, scripted: true };
     this.afterCancel = `Say exactly: ${reply.text}`;
     this.session?.interrupt(0);
@@ -354,28 +363,19 @@ export class SpeechToSpeechStage implements Stage {
       a.endCall = true;
       return;
     }
-    const tool = this.options.conversation.tools.find((t) => t.name === name);
-    if (!tool) {
-      a.results.push({ callId, output: JSON.stringify({ error: `unknown tool ${name}` }) });
-      return;
-    }
-    a.toolsRunning++;
-    void this.options.conversation.executor.run(tool, args).then((outcome) => {
-      a.toolsRunning--;
-      this.options.conversation.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
-      if (a.over || this.closed) return;
-      this.push({ kind: 'tool-result', turn: a.turn, id: callId, name: tool.name, ok: outcome.ok, content: outcome.content, at: ctx.clock.now() });
-      a.results.push({ callId, output: outcome.content });
-      if (a.responseDone) this.sendResults(a);
-    });
+    const env = { now: () => ctx.clock.now(), push: this.push, closed: () => this.closed, resultsReady: () => this.sendResults(a) };
+    runFunctionCall(this.options.conversation, a, { id: callId, name, arguments: args }, env);
   }
 
   /** Once the answer that called the functions is done and all of them answered: their outputs, then the next answer. */
   private sendResults(a: Answer): void {
     if (a.toolsRunning > 0 || a.results.length === 0 || !a.responseDone) return;
-    const results = a.results.splice(0);
-    this.continuing = true;
-    results.forEach((r, i) => this.session?.sendFunctionResult(r.callId, r.output, i === results.length - 1));
+    const [results, effects] = [a.results.splice(0), a.effects];
+    a.effects = null;
+    // A built-in's result that ends the turn: the outputs, no new answer; the session finishes the turn (finishTurn).
+    this.continuing = effects === null;
+    results.forEach((r, i) => this.session?.sendFunctionResult(r.callId, r.output, effects === null && i === results.length - 1));
+    if (effects) this.options.conversation.onBuiltinResult?.(effects, a.turn);
   }
 
   /** The caller cuts the assistant off (when the settings let them). */

@@ -267,9 +267,15 @@ export class VoiceCall {
 
   /** Another assistant's voice from the next turn on (assistant_transfer); rate: the leg's. */
   useVoice(tts: { provider: TtsProvider; options: TtsStreamOptions }): void {
-    // A speech-to-speech session keeps the voice it was opened with; the new prompt and functions reach the model.
-    this.speechToSpeech?.refresh();
     this.tts?.useVoice(tts.provider, { ...tts.options, sampleRate: this.options.media.sampleRate });
+  }
+
+  /**
+   * Another assistant took the call over: a speech-to-speech session gets its prompt and
+   * functions (`session.update`) and keeps the voice it was opened with.
+   */
+  assistantChanged(): void {
+    this.speechToSpeech?.refresh();
   }
 
   /**
@@ -282,11 +288,27 @@ export class VoiceCall {
     return synthesize(provider, { ...options, sampleRate }, text);
   }
 
-  /** The model speaks first (no opening line): a reply turn without caller words. */
-  respond(): void {
+  /**
+   * Ends reply turn `turn`, whose model work stopped at a built-in's result, saying `text` in it
+   * first when given: the pipeline speaks it as scripted speech, a speech-to-speech model is
+   * asked for `Say exactly: <text>` (src/calls/builtin-effects.ts).
+   */
+  finishTurn(turn: TurnId, text: string | undefined): void {
+    if (this.speechToSpeech) return this.speechToSpeech.finishTurn(turn, text);
+    const at = this.options.clock.now();
+    if (text) this.pipeline.pushAt('sentences', { kind: 'speak', turn, text, source: 'scripted', at });
+    this.pipeline.pushAt('sentences', { kind: 'speak-end', turn, at });
+  }
+
+  /**
+   * The model speaks first (no opening line): a reply turn without caller words. `instruction`
+   * (a failed transfer) is in the pipeline's history already; a speech-to-speech model gets it
+   * with the request.
+   */
+  respond(instruction?: string): void {
     const turn = this.pipeline.turns.begin();
     this.floor.assistantTakes(turn);
-    if (this.speechToSpeech) return this.speechToSpeech.respond(turn);
+    if (this.speechToSpeech) return this.speechToSpeech.respond(turn, instruction);
     this.pipeline.pushAt('llm', { kind: 'turn-started', turn, turnKind: 'reply', callerText: null, at: this.options.clock.now() });
   }
 
