@@ -30,6 +30,8 @@ class ToolLeg implements CarrierLeg {
   readonly sentDigits: string[] = [];
   readonly transfers: { to: string; heardMs: number }[] = [];
   hungUp = false;
+  /** The carrier refuses to transfer (Twilio refusing the redirect). */
+  refuseTransfer = false;
   private listener: (e: LegEvent) => void = () => undefined;
   onEvent(l: (e: LegEvent) => void) {
     this.listener = l;
@@ -42,6 +44,7 @@ class ToolLeg implements CarrierLeg {
     this.media.close();
   }
   async transfer(to: string) {
+    if (this.refuseTransfer) throw new Error('the carrier refused the transfer');
     this.transfers.push({ to, heardMs: (this.media.heard().length / RATE) * 1000 });
   }
   async sendDigits(digits: string) {
@@ -121,6 +124,24 @@ describe('mode multimodal: built-in tools', () => {
     expect(result.status).toBe('completed');
     expect(result.transcript.split('\n')).toEqual(['Customer: [keypad: 0#]', 'AI: Connecting you to sales now.', 'Transfer: the call was transferred to +4930123456.']);
     expect(result.toolCalls.map((c) => [c.name, c.ok])).toEqual([['transfer-call', true]]);
+  });
+
+  it('transfer-call refused by the carrier: the transcript says so, the model is asked to tell the caller, the call goes on', { timeout: 30_000 }, async () => {
+    voice.realtime.on('[keypad: 9#]', { toolCalls: [{ id: 'tr_2', name: 'transfer-call', args: {} }] }, { text: 'I could not put you through, sorry. Goodbye.', toolCalls: [{ name: END_CALL_TOOL, args: {} }] });
+    const { leg, done } = toolCall([{ type: 'call_transfer', data: { phone_number: '+4930123456', warm_transfer: true, warm_transfer_message: 'Connecting you now.' } }]);
+    leg.refuseTransfer = true;
+    await until(() => voice.realtime.sessions.length > 0 && session().received.some((e) => e.type === 'session.update'), 'the session');
+    leg.keys('9#');
+    const result = await done;
+    const asked = session().received.filter((e) => e.type === 'response.create').map((e) => e.response?.instructions ?? null);
+    expect(asked).toEqual([null, 'Say exactly: Connecting you now.', 'The transfer failed: the carrier could not transfer the call. Tell the caller.']);
+    expect(result.transcript.split('\n')).toEqual([
+      'Customer: [keypad: 9#]',
+      'AI: Connecting you now.',
+      'Transfer: the carrier could not transfer the call.',
+      'AI: I could not put you through, sorry. Goodbye.',
+    ]);
+    expect(result.status).toBe('completed');
   });
 
   it('collect-keypad: the caller types 4, 2, # and the model gets {"digits":"42","ended_by":"stop_key"}', { timeout: 30_000 }, async () => {

@@ -330,7 +330,9 @@ describe('mode multimodal: a speech-to-speech session instead of the pipeline', 
     const c = call(16_000);
     await c.vc.say(GREETING, 'greeting');
     c.messages[0] = { role: 'system', content: 'You are the billing department.' };
+    // What the session's switch does (src/calls/assistant-switch.ts): the new assistant's voice, then the model hears of it.
     c.vc.useVoice({ provider: new OpenAiTts({ baseUrl: voice.speech.baseUrl, model: 'tts-1' }), options: { voice: 'echo', sampleRate: 24_000, language: 'en' } });
+    c.vc.assistantChanged();
     await vi.waitFor(() => expect(session().session.instructions).toBe('You are the billing department.'), { timeout: 5000 });
     const update = session().received.filter((e) => e.type === 'session.update').at(-1)!;
     expect(update.session.tools.map((t: { name: string }) => t.name)).toEqual(['free_slots', END_CALL_FUNCTION]);
