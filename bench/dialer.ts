@@ -12,6 +12,7 @@
  * Environment: BENCH_DIALER_LEADS (default 10000), BENCH_DIALER_PARALLEL (default 50).
  */
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { fullProcess } from '../src/compose.js';
 import { executorOf } from '../src/calls/events.js';
@@ -42,24 +43,29 @@ class InstantEngine implements CallService {
   readonly speaks = false;
   constructor(private readonly ctx: AppContext) {}
 
-  async createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number> {
-    const [row] = await tx
+  async createCallRecords(tx: DbOrTx, inputs: readonly PlaceCallInput[]): Promise<number[]> {
+    if (inputs.length === 0) return [];
+    const rows = await tx
       .insert(calls)
-      .values({
-        userId: input.userId,
-        assistantId: input.assistantId,
-        assistantName: 'Bench',
-        campaignId: input.campaignId ?? null,
-        leadId: input.leadId ?? null,
-        secondaryContactId: input.secondaryContactId ?? null,
-        type: 'outbound',
-        status: 'initiated',
-        clientPhoneNumber: input.to,
-        variables: input.variables ?? {},
-        ownerInstance: this.ctx.instanceId,
-      })
+      .values(
+        inputs.map((input) => ({
+          userId: input.userId,
+          assistantId: input.assistantId,
+          assistantName: 'Bench',
+          campaignId: input.campaignId ?? null,
+          leadId: input.leadId ?? null,
+          secondaryContactId: input.secondaryContactId ?? null,
+          type: 'outbound',
+          status: 'initiated',
+          clientPhoneNumber: input.to,
+          variables: input.variables ?? {},
+          ownerInstance: this.ctx.instanceId,
+          // As the engine stamps it: the row's own time, after the claim checked the limits.
+          createdAt: sql`clock_timestamp()`,
+        })),
+      )
       .returning({ id: calls.id });
-    return row.id;
+    return rows.map((r) => r.id).sort((a, b) => a - b);
   }
 
   async startCall(callId: number): Promise<void> {
@@ -79,7 +85,7 @@ class InstantEngine implements CallService {
   }
 
   async placeCall(input: PlaceCallInput): Promise<{ callId: number }> {
-    const callId = await this.createCallRecord(this.ctx.database.db, input);
+    const [callId] = await this.createCallRecords(this.ctx.database.db, [input]);
     await this.startCall(callId);
     return { callId };
   }

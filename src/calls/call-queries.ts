@@ -31,6 +31,42 @@ export const INSERT_CALL = `
      AND ($10::int IS NULL OR (SELECT count(*) FROM calls l WHERE l.user_id = $2::int AND l.status IN ${LIVE}) < $10::int)
   RETURNING id`;
 
+/**
+ * INSERT_CALL for many calls at once (the dialer's claim): one row per element of the arrays,
+ * inserted in array order, so call ids ascend in that order. created_at is the row's own
+ * clock time, not the transaction's start: the claim checks the limits under its lock first,
+ * and a call's recorded interval must not start before the slot it took was free. A call
+ * whose assistant is not its user's is not inserted. Called with `insertManyValues`.
+ */
+export const INSERT_CALLS = `
+  INSERT INTO calls (user_id, assistant_id, assistant_name, campaign_id, campaign_name, lead_id, secondary_contact_id,
+                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance, carrier, created_at)
+  SELECT a.user_id, a.id, a.name, x.campaign_id, c.name, x.lead_id, x.secondary_contact_id,
+         x.type, 'initiated', coalesce(p.phone_number, ''), x.client_phone_number, x.variables, $9::text,
+         CASE WHEN x.type = 'web' THEN 'web' ELSE coalesce(p.carrier, 'sandbox') END, clock_timestamp()
+    FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::jsonb[]) WITH ORDINALITY
+         AS x(assistant_id, user_id, campaign_id, lead_id, secondary_contact_id, type, client_phone_number, variables, position)
+    JOIN assistants a ON a.id = x.assistant_id AND a.user_id = x.user_id
+    LEFT JOIN phone_numbers p ON p.id = a.phone_number_id
+    LEFT JOIN campaigns c ON c.id = x.campaign_id
+   ORDER BY x.position
+  RETURNING id`;
+
+/** The parameters of INSERT_CALLS: one array per column, in the order of `inputs`. */
+export function insertManyValues(inputs: readonly PlaceCallInput[], instanceId: string): unknown[] {
+  return [
+    inputs.map((i) => i.assistantId),
+    inputs.map((i) => i.userId),
+    inputs.map((i) => i.campaignId ?? null),
+    inputs.map((i) => i.leadId ?? null),
+    inputs.map((i) => i.secondaryContactId ?? null),
+    inputs.map((i) => i.type ?? 'outbound'),
+    inputs.map((i) => i.to),
+    inputs.map((i) => JSON.stringify(i.variables ?? {})),
+    instanceId,
+  ];
+}
+
 export function insertValues(input: PlaceCallInput, instanceId: string, maxLive: number | null): unknown[] {
   return [
     input.assistantId,
@@ -129,11 +165,15 @@ export interface LoadedCall {
   assistant_timezone: string | null;
 }
 
-/** A `$n`-numbered statement as a drizzle SQL object (for callers that hand us a drizzle transaction). */
+/**
+ * A `$n`-numbered statement as a drizzle SQL object (for callers that hand us a drizzle
+ * transaction). Each value is one parameter: an array stays a PostgreSQL array (drizzle would
+ * spread a bare array into a list).
+ */
 export function bind(text: string, values: unknown[]): SQL {
   const parts = text.split(/\$(\d+)/);
   const chunks: SQL[] = [];
-  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
+  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`));
   return sql.join(chunks);
 }
 

@@ -18,7 +18,7 @@ import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/type
 import { BuiltinToolbox } from './builtin-tools/index.js';
 import { loadHandOver, warmTransferDeps } from './hand-over.js';
 import { sessionSettingsOf } from './call-settings.js';
-import { assistantVoiceRow, bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
+import { assistantVoiceRow, bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, INSERT_CALLS, insertManyValues, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
 import { finalizeCall } from './finalize.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
@@ -120,11 +120,16 @@ export class CallEngine implements CallService {
     return new Set(this.live.keys());
   }
 
-  async createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number> {
-    const res = await tx.execute(bind(INSERT_CALL, insertValues(input, this.ctx.instanceId, null)));
-    const row = res.rows[0] as { id: number } | undefined;
-    if (!row) throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
-    return Number(row.id);
+  async createCallRecords(tx: DbOrTx, inputs: readonly PlaceCallInput[]): Promise<number[]> {
+    if (inputs.length === 0) return [];
+    const res = await tx.execute(bind(INSERT_CALLS, insertManyValues(inputs, this.ctx.instanceId)));
+    if (res.rows.length !== inputs.length) {
+      // All or nothing: the caller's transaction is rolled back, as one call of many missing would.
+      const pairs = [...new Set(inputs.map((i) => `assistant ${i.assistantId} of user ${i.userId}`))];
+      throw new AssistantMissingError(`${pairs.join(', ')}: not found (${inputs.length - res.rows.length} of ${inputs.length} calls)`);
+    }
+    // Inserted in input order, so the ids ascend in that order.
+    return (res.rows as { id: number }[]).map((r) => Number(r.id)).sort((a, b) => a - b);
   }
 
   /**

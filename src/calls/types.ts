@@ -34,14 +34,17 @@ export interface CallService {
   /** Whether this engine speaks on audio legs (the voice core); if not, it converses on text legs only. */
   readonly speaks: boolean;
   /**
-   * Inserts the call record (status `initiated`) inside the caller's transaction and returns
-   * its id; dials nothing. The dialer uses this to claim a lead and create its call atomically.
+   * Inserts the call records (status `initiated`) inside the caller's transaction, in one
+   * statement, and returns their ids in the order of `inputs` (ascending); dials nothing. The
+   * dialer uses this to claim leads and create their calls atomically. Each row's `created_at`
+   * is its own clock time, not the transaction's start (the claim checks the limits first). Throws
+   * AssistantMissingError, inserting none, when an assistant is not its call's user's.
    */
-  createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number>;
+  createCallRecords(tx: DbOrTx, inputs: readonly PlaceCallInput[]): Promise<number[]>;
   /** Runs a created call in this process (dial, converse, finish). Resolves once started. */
   startCall(callId: number): Promise<void>;
   /**
-   * createCallRecord + startCall, for make_call and simulated inbound calls. Throws
+   * Creates one call record and starts it, for make_call and simulated inbound calls. Throws
    * CallLimitError (src/calls/limits.ts) when the user has no free call slot and
    * AssistantMissingError when the assistant is not the user's. With `defer` the call is only
    * created; `startCall` runs it later (browser calls, once their socket arrives).

@@ -4,11 +4,11 @@
  * call is created after a stop commits), takes the user's advisory lock (src/dialer/limits.ts;
  * make_call takes the same), counts the live calls of the user and of the campaign, claims due
  * leads with FOR UPDATE SKIP LOCKED, picks each lead's contact (primary, then secondary),
- * creates the calls through `CallService.createCallRecord` and sets `leads.current_call_id`, all
- * in that one transaction. Starting the calls after commit is the Dialer's (src/dialer/dialer.ts).
+ * creates the calls in one INSERT through `CallService.createCallRecords` and sets
+ * `leads.current_call_id`, all in that one transaction. Starting the calls after commit is the Dialer's (src/dialer/dialer.ts).
  */
 import { sql } from 'drizzle-orm';
-import type { CallService } from '../calls/types.js';
+import type { CallService, PlaceCallInput } from '../calls/types.js';
 import { rowsOf, type Db } from '../db/pool.js';
 import { liveCalls, lockUserCalls } from './limits.js';
 import { isWindowOpen, windowOf } from './window.js';
@@ -93,7 +93,8 @@ export async function claimDueLeads(db: Db, engine: CallService, campaignId: num
       }
     }
 
-    const placed: { leadId: number; callId: number }[] = [];
+    // One call per lead that has a contact left, created together in one INSERT.
+    const toCall: PlaceCallInput[] = [];
     const nothingLeft: number[] = [];
     for (const lead of leads) {
       let to = lead.phone_number;
@@ -109,7 +110,7 @@ export async function claimDueLeads(db: Db, engine: CallService, campaignId: num
         variables = { ...variables, ...(s.variables ?? {}) };
         secondaryContactId = s.id;
       }
-      const callId = await engine.createCallRecord(tx, {
+      toCall.push({
         userId: c.user_id,
         assistantId: c.assistant_id,
         to,
@@ -119,7 +120,6 @@ export async function claimDueLeads(db: Db, engine: CallService, campaignId: num
         leadId: lead.id,
         secondaryContactId,
       });
-      placed.push({ leadId: lead.id, callId });
     }
     if (nothingLeft.length > 0) {
       // Every contact used up (e.g. max_retries lowered mid-campaign): final, not dialed.
@@ -127,17 +127,14 @@ export async function claimDueLeads(db: Db, engine: CallService, campaignId: num
         update leads set status = 'reached-max-retries', next_attempt_at = null, updated_at = now()
          where id in ${nothingLeft}`);
     }
-    if (placed.length > 0) {
-      const values = sql.join(placed.map((p) => sql`(${p.leadId}::int, ${p.callId}::int)`), sql`, `);
+    const callIds = await engine.createCallRecords(tx, toCall);
+    if (callIds.length > 0) {
+      // Each lead gets the call that names it (calls.lead_id), whatever order the ids came in.
       await tx.execute(sql`
-        update leads l set current_call_id = x.call_id
-          from (values ${values}) as x(lead_id, call_id)
-         where l.id = x.lead_id`);
-      // created_at defaults to the transaction's start, which may precede the moment the
-      // limits were checked under the lock; stamp the real creation time so a call's
-      // recorded interval never starts before the slot it took was free.
-      await tx.execute(sql`update calls set created_at = clock_timestamp() where id in ${placed.map((p) => p.callId)}`);
+        update leads l set current_call_id = k.id
+          from calls k
+         where k.id in ${callIds} and l.id = k.lead_id`);
     }
-    return placed.map((p) => p.callId);
+    return callIds;
   });
 }

@@ -1,5 +1,7 @@
-/** The CallService interface as the dialer uses it: createCallRecord in its transaction, then startCall. */
+/** The CallService interface as the dialer uses it: createCallRecords in its transaction, then startCall. */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/pool.js';
 import { callEnginePart } from '../../src/calls/index.js';
 import { AssistantMissingError } from '../../src/calls/engine.js';
 import { END_CALL_TOOL } from '../../src/calls/session.js';
@@ -16,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('createCallRecord + startCall', () => {
+describe('createCallRecords + startCall', () => {
   it('inserts an initiated call with the campaign and lead inside the caller’s transaction, then runs it', async () => {
     const user = await t.createUser();
     const number = await t.addPhoneNumber(user.id, '+493055501234');
@@ -25,8 +27,8 @@ describe('createCallRecord + startCall', () => {
     const lead = await insertLead(t, user.id, campaign.id, { phoneNumber: '+4915123456700' });
     const engine = t.service.ctx.services.calls!;
     const { db, pool } = t.service.ctx.database;
-    const callId = await db.transaction((tx) =>
-      engine.createCallRecord(tx, { userId: user.id, assistantId: assistant.id, to: lead.phoneNumber, variables: { customer_name: 'Lee' }, campaignId: campaign.id, leadId: lead.id }),
+    const [callId] = await db.transaction((tx) =>
+      engine.createCallRecords(tx, [{ userId: user.id, assistantId: assistant.id, to: lead.phoneNumber, variables: { customer_name: 'Lee' }, campaignId: campaign.id, leadId: lead.id }]),
     );
     const { rows } = await pool.query('SELECT * FROM calls WHERE id = $1', [callId]);
     expect(rows[0]).toMatchObject({
@@ -51,13 +53,43 @@ describe('createCallRecord + startCall', () => {
     expect(engine.activeCalls()).toBe(0);
   });
 
+  it('inserts many calls in one statement, ids ascending in input order, each stamped after the transaction began', async () => {
+    const user = await t.createUser();
+    const number = await t.addPhoneNumber(user.id, '+493055501299');
+    const assistant = await insertAssistant(t, user.id, { phoneNumberId: number.id });
+    const campaign = await insertCampaign(t, user.id, assistant.id, { name: 'Batch' });
+    const first = await insertLead(t, user.id, campaign.id, { phoneNumber: '+4915123456701' });
+    const second = await insertLead(t, user.id, campaign.id, { phoneNumber: '+4915123456702' });
+    const engine = t.service.ctx.services.calls!;
+    const { db, pool } = t.service.ctx.database;
+    const input = (lead: typeof first, name: string) => ({ userId: user.id, assistantId: assistant.id, to: lead.phoneNumber, variables: { customer_name: name }, campaignId: campaign.id, leadId: lead.id });
+    let began = '';
+    const ids = await db.transaction(async (tx) => {
+      began = (rowsOf<{ began: string }>(await tx.execute(sql`select now()::text as began, pg_sleep(0.02)`)))[0].began;
+      return engine.createCallRecords(tx, [input(second, 'Sam'), input(first, 'Fay')]);
+    });
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBeLessThan(ids[1]);
+    const { rows } = await pool.query(
+      `SELECT lead_id, client_phone_number, variables, campaign_name, assistant_phone_number,
+              created_at >= $2::timestamptz + interval '20 milliseconds' AS stamped_after_start
+         FROM calls WHERE id = ANY($1) ORDER BY id`,
+      [ids, began],
+    );
+    expect(rows).toEqual([
+      { lead_id: second.id, client_phone_number: '+4915123456702', variables: { customer_name: 'Sam' }, campaign_name: 'Batch', assistant_phone_number: '+493055501299', stamped_after_start: true },
+      { lead_id: first.id, client_phone_number: '+4915123456701', variables: { customer_name: 'Fay' }, campaign_name: 'Batch', assistant_phone_number: '+493055501299', stamped_after_start: true },
+    ]);
+    expect(await engine.createCallRecords(db, [])).toEqual([]);
+  });
+
   it('refuses an assistant of another user and rolls back nothing else', async () => {
     const owner = await t.createUser();
     const other = await t.createUser();
     const assistant = await insertAssistant(t, owner.id);
     const { db } = t.service.ctx.database;
     await expect(
-      db.transaction((tx) => t.service.ctx.services.calls!.createCallRecord(tx, { userId: other.id, assistantId: assistant.id, to: '+4915123456700' })),
+      db.transaction((tx) => t.service.ctx.services.calls!.createCallRecords(tx, [{ userId: other.id, assistantId: assistant.id, to: '+4915123456700' }])),
     ).rejects.toBeInstanceOf(AssistantMissingError);
   });
 });

@@ -29,23 +29,28 @@ export class FakeCalls implements CallService {
 
   constructor(private readonly db: Db) {}
 
-  async createCallRecord(tx: DbOrTx, input: PlaceCallInput): Promise<number> {
-    const [row] = await tx
+  async createCallRecords(tx: DbOrTx, inputs: readonly PlaceCallInput[]): Promise<number[]> {
+    if (inputs.length === 0) return [];
+    const rows = await tx
       .insert(calls)
-      .values({
-        userId: input.userId,
-        assistantId: input.assistantId,
-        assistantName: 'Fake assistant',
-        campaignId: input.campaignId ?? null,
-        leadId: input.leadId ?? null,
-        secondaryContactId: input.secondaryContactId ?? null,
-        type: input.type ?? 'outbound',
-        status: 'initiated',
-        clientPhoneNumber: input.to,
-        variables: input.variables ?? {},
-      })
+      .values(
+        inputs.map((input) => ({
+          userId: input.userId,
+          assistantId: input.assistantId,
+          assistantName: 'Fake assistant',
+          campaignId: input.campaignId ?? null,
+          leadId: input.leadId ?? null,
+          secondaryContactId: input.secondaryContactId ?? null,
+          type: input.type ?? 'outbound',
+          status: 'initiated',
+          clientPhoneNumber: input.to,
+          variables: input.variables ?? {},
+          // As the engine stamps it: the row's own time, after the claim checked the limits.
+          createdAt: sql`clock_timestamp()`,
+        })),
+      )
       .returning({ id: calls.id });
-    return row.id;
+    return rows.map((r) => r.id).sort((a, b) => a - b);
   }
 
   async startCall(callId: number): Promise<void> {
@@ -54,7 +59,7 @@ export class FakeCalls implements CallService {
   }
 
   async placeCall(input: PlaceCallInput): Promise<{ callId: number }> {
-    const callId = await this.createCallRecord(this.db, input);
+    const [callId] = await this.createCallRecords(this.db, [input]);
     await this.startCall(callId);
     return { callId };
   }
