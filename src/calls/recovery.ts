@@ -16,11 +16,13 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { executorOf, type CallFinishedEvents } from './events.js';
 import { NOW, transitionCall, type CallStatus } from './state-machine.js';
-import { inTransaction } from '../db/pool.js';
+import { eachInSavepoint } from '../db/pool.js';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** A heartbeat older than this marks its process as dead. */
 export const STALE_AFTER_SECONDS = 15;
+/** Orphaned calls ended per transaction (see `recoverOrphans`). */
+const RECOVERY_BATCH = 50;
 /** A call of this very process that it is not running and that has not moved for this long is orphaned too. */
 const OWN_ORPHAN_SECONDS = 60;
 /**
@@ -145,21 +147,32 @@ export async function recoverOrphans(opts: {
       LIMIT 500`,
     [opts.instanceId, STALE_AFTER_SECONDS, OWN_ORPHAN_SECONDS, opts.canJudgeOthers, HEARTBEAT_GAP_MS / 1000],
   );
+  const orphans = rows.filter((row) => !(row.owner_instance === opts.instanceId && opts.running.has(row.id)));
   let ended = 0;
-  for (const row of rows) {
-    if (row.owner_instance === opts.instanceId && opts.running.has(row.id)) continue;
+  // RECOVERY_BATCH calls per transaction (one commit, not one each), each ended in a savepoint
+  // of its own: a call whose update fails is rolled back alone and found again next pass.
+  for (let i = 0; i < orphans.length; i += RECOVERY_BATCH) {
+    const batch = orphans.slice(i, i + RECOVERY_BATCH);
+    let done: { item: (typeof batch)[number]; result: { userId: number } | null }[];
     try {
-      const moved = await inTransaction(pool, async (client) => {
-        const m = await transitionCall(client, log, row.id, row.status, 'ended', { endedAt: NOW });
-        if (m) await opts.events?.emit(executorOf(client), { callId: row.id, userId: m.userId });
-        return m;
-      });
-      if (moved) {
-        ended++;
-        log.warn({ callId: row.id, from: row.status, owner: row.owner_instance }, 'ended a call left behind by a stopped process');
-      }
+      done = await eachInSavepoint(
+        pool,
+        batch,
+        async (client, row) => {
+          const m = await transitionCall(client, log, row.id, row.status, 'ended', { endedAt: NOW });
+          if (m) await opts.events?.emit(executorOf(client), { callId: row.id, userId: m.userId });
+          return m;
+        },
+        (row, err) => log.error({ err, callId: row.id }, 'recovering a call failed'),
+      );
     } catch (err) {
-      log.error({ err, callId: row.id }, 'recovering a call failed');
+      log.error({ err, callIds: batch.map((row) => row.id) }, 'recovering calls failed');
+      continue;
+    }
+    for (const { item: row, result: moved } of done) {
+      if (!moved) continue;
+      ended++;
+      log.warn({ callId: row.id, from: row.status, owner: row.owner_instance }, 'ended a call left behind by a stopped process');
     }
   }
   return ended;

@@ -44,6 +44,38 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
   }
 }
 
+/**
+ * Runs `fn` for each item inside one transaction, each item in a savepoint of its own: an item
+ * that throws is rolled back alone and handed to `failed`, and the others commit together (one
+ * commit for a batch of housekeeping rows instead of one each). Returns the items that
+ * succeeded, with their results. Throws, keeping none of them, when the transaction itself
+ * fails (BEGIN, COMMIT, a lost connection).
+ */
+export async function eachInSavepoint<T, R>(
+  pool: pg.Pool,
+  items: readonly T[],
+  fn: (client: pg.PoolClient, item: T) => Promise<R>,
+  failed: (item: T, err: unknown) => void,
+): Promise<{ item: T; result: R }[]> {
+  return inTransaction(pool, async (client) => {
+    const done: { item: T; result: R }[] = [];
+    for (const item of items) {
+      await client.query('SAVEPOINT item');
+      try {
+        const result = await fn(client, item);
+        await client.query('RELEASE SAVEPOINT item');
+        done.push({ item, result });
+      } catch (err) {
+        // Released too, so savepoints do not pile up over a batch with many failures.
+        await client.query('ROLLBACK TO SAVEPOINT item');
+        await client.query('RELEASE SAVEPOINT item');
+        failed(item, err);
+      }
+    }
+    return done;
+  });
+}
+
 /** The pools of one process; every session speaks UTC so timestamps read back unambiguously. */
 export function connect(url: string, opts: { max?: number; applicationName?: string } = {}): Database {
   const max = opts.max ?? 20;

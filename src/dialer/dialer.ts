@@ -54,6 +54,9 @@ export interface DialerOptions {
   metrics?: Pick<Metrics, 'dialerClaimed'>;
 }
 
+/** Leads the reconciliation settles per transaction (see `reconcile`). */
+const RECONCILE_BATCH = 50;
+
 const LIVE = sql.raw(LIVE_STATUSES.map((s) => `'${s}'`).join(', '));
 
 export class Dialer {
@@ -252,15 +255,30 @@ export class Dialer {
   /** The call-finished handler: settles the lead that is in this call, if any (idempotent). */
   async onCallFinished(callId: number): Promise<SettleResult | null> {
     const result = await this.db.transaction((tx) => settleLead(tx, callId, this.now()));
-    if (!result) return null;
-    if (result.outcome === 'next-contact' || result.outcome === 'released') this.kick(result.campaignId);
-    if (result.outcome !== 'retry' && result.outcome !== 'next-contact') await this.completeIfDone(result.campaignId);
+    if (result) await this.afterSettled([result]);
     return result;
+  }
+
+  /** After commit: a lead due again at once dials now; a campaign with a final lead may be done. */
+  private async afterSettled(results: readonly SettleResult[]): Promise<void> {
+    const kick = new Set<number>();
+    const mayBeDone = new Set<number>();
+    for (const r of results) {
+      if (r.outcome === 'next-contact' || r.outcome === 'released') kick.add(r.campaignId);
+      if (r.outcome !== 'retry' && r.outcome !== 'next-contact') mayBeDone.add(r.campaignId);
+    }
+    for (const id of kick) this.kick(id);
+    for (const id of mayBeDone) await this.completeIfDone(id);
   }
 
   /**
    * Safety net for the call-finished event: settles leads whose call is final (or deleted)
    * since more than the grace period. Returns how many it settled.
+   *
+   * RECONCILE_BATCH leads share a transaction (one commit, not one each), each settled in a
+   * savepoint of its own: a lead whose settlement fails is rolled back alone, logged, and
+   * found again by the next pass, as when each had its own transaction. Taken in call order,
+   * so two instances reconciling the same leads lock them in the same order (no deadlock).
    */
   async reconcile(): Promise<number> {
     const grace = this.opts.reconcileGraceSeconds ?? 10;
@@ -269,13 +287,40 @@ export class Dialer {
         from leads l left join calls c on c.id = l.current_call_id
        where l.current_call_id is not null
          and (c.id is null or (c.status not in (${LIVE}) and c.updated_at < now() - make_interval(secs => ${grace})))
+       order by l.current_call_id
        limit 500`));
     let settled = 0;
-    for (const s of stuck) {
-      if (await this.onCallFinished(s.call_id).catch((err) => this.log.error({ err, callId: s.call_id }, 'dialer reconcile failed'))) settled++;
+    for (let i = 0; i < stuck.length; i += RECONCILE_BATCH) {
+      const callIds = stuck.slice(i, i + RECONCILE_BATCH).map((s) => s.call_id);
+      let results: SettleResult[];
+      try {
+        results = await this.settleBatch(callIds);
+      } catch (err) {
+        // The transaction itself failed (e.g. the connection dropped): these leads wait for the next pass.
+        this.log.error({ err, callIds }, 'dialer reconcile failed');
+        continue;
+      }
+      settled += results.length;
+      await this.afterSettled(results).catch((err) => this.log.error({ err }, 'dialer reconcile: completing campaigns failed'));
     }
     if (settled > 0) this.log.warn({ settled }, 'dialer: settled leads whose call-finished event had not arrived');
     return settled;
+  }
+
+  /** Settles the leads of `callIds` in one transaction, each in its own savepoint; the settled ones. */
+  private async settleBatch(callIds: readonly number[]): Promise<SettleResult[]> {
+    return this.db.transaction(async (tx) => {
+      const results: SettleResult[] = [];
+      for (const callId of callIds) {
+        try {
+          const result = await tx.transaction((savepoint) => settleLead(savepoint, callId, this.now()));
+          if (result) results.push(result);
+        } catch (err) {
+          this.log.error({ err, callId }, 'dialer reconcile failed');
+        }
+      }
+      return results;
+    });
   }
 
   // ------------------------------------------------------------------ completion

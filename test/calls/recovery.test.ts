@@ -75,6 +75,32 @@ describe('recoverOrphans', () => {
     expect(await recoverOrphans({ pool, log, events: t.service.ctx.services.callEvents, instanceId: me, running: new Set(), canJudgeOthers: true })).toBe(0);
   });
 
+  it('ends orphans in batches: a call whose update fails stays for the next pass, the others of its batch end', async () => {
+    const { pool } = t.service.ctx.database;
+    const me = t.service.ctx.instanceId;
+    const ids = [await insert('in-progress', null), await insert('ringing', null), await insert('initiated', null)];
+    const failing = ids[1];
+    // A real failure inside the database, for this one call only.
+    await pool.query(`CREATE FUNCTION test_refuse_call_update() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END; $$ LANGUAGE plpgsql`);
+    await pool.query(`CREATE TRIGGER test_refuse_call_update BEFORE UPDATE ON calls FOR EACH ROW
+      WHEN (OLD.id = ${failing}) EXECUTE FUNCTION test_refuse_call_update()`);
+    try {
+      await recoverOrphans({ pool, log, events: t.service.ctx.services.callEvents, instanceId: me, running: new Set(), canJudgeOthers: true });
+      expect((await statusOf(ids[0])).status).toBe('ended');
+      expect((await statusOf(failing)).status).toBe('ringing');
+      expect((await statusOf(ids[2])).status).toBe('ended');
+    } finally {
+      await pool.query('DROP TRIGGER test_refuse_call_update ON calls');
+      await pool.query('DROP FUNCTION test_refuse_call_update()');
+    }
+    // Only the ended calls' events went out (the failed one's was rolled back with it).
+    await expect.poll(() => events.filter((e) => ids.includes(e.callId)).map((e) => e.callId).sort((a, b) => a - b), { timeout: 10_000 }).toEqual([ids[0], ids[2]]);
+    await recoverOrphans({ pool, log, events: t.service.ctx.services.callEvents, instanceId: me, running: new Set(), canJudgeOthers: true });
+    expect((await statusOf(failing)).status).toBe('ended');
+    await expect.poll(() => events.filter((e) => e.callId === failing).length, { timeout: 10_000 }).toBe(1);
+  });
+
   it('does not end a call this process is running', async () => {
     const me = t.service.ctx.instanceId;
     const id = await insert('in-progress', me, 300);

@@ -357,6 +357,37 @@ describe('outcomes and retries', () => {
     const other = ca.leadId === a.id ? b.id : a.id;
     expect(await lead(other)).toMatchObject({ status: 'created', currentCallId: null, attempts: 0 });
   });
+
+  it('reconciles leads in batches: a lead whose settlement fails stays for the next pass, the others of its batch settle', async () => {
+    const s = await setup({ maxRetries: 3, maxCallsInParallel: 3 });
+    for (const n of [1, 2, 3]) await insertLead(t, s.user.id, s.campaignId, { phoneNumber: `+491510000080${n}` });
+    await s.dialer.sweep();
+    const live = await liveOf(s.campaignId);
+    expect(live).toHaveLength(3);
+    for (const c of live) await s.fake.finish(c.id, 'busy');
+    const failing = live[1].leadId!;
+    // A real failure inside the database, for this one lead only.
+    const { pool } = t.service.ctx.database;
+    await pool.query(`CREATE FUNCTION test_refuse_lead_update() RETURNS trigger AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END; $$ LANGUAGE plpgsql`);
+    await pool.query(`CREATE TRIGGER test_refuse_lead_update BEFORE UPDATE ON leads FOR EACH ROW
+      WHEN (OLD.id = ${failing}) EXECUTE FUNCTION test_refuse_lead_update()`);
+    const reconciler = new Dialer({ db: db(), log, calls: () => s.fake, now: () => s.clock.now, sweepIntervalMs: 0, reconcileGraceSeconds: 0 });
+    await new Promise((r) => setTimeout(r, 20));
+    try {
+      await reconciler.reconcile();
+      for (const c of live) {
+        if (c.leadId === failing) expect(await lead(c.leadId)).toMatchObject({ currentCallId: c.id, attempts: 0 });
+        else expect(await lead(c.leadId!)).toMatchObject({ status: 'created', currentCallId: null, attempts: 1 });
+      }
+    } finally {
+      await pool.query('DROP TRIGGER test_refuse_lead_update ON leads');
+      await pool.query('DROP FUNCTION test_refuse_lead_update()');
+    }
+    // The next pass settles it; the others are not counted twice.
+    await reconciler.reconcile();
+    for (const c of live) expect(await lead(c.leadId!)).toMatchObject({ status: 'created', currentCallId: null, attempts: 1 });
+  });
 });
 
 describe('leads in a call (CONTRACT §4/§5)', () => {
