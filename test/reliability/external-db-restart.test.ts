@@ -12,51 +12,25 @@
  * Needs PostgreSQL 15's server binaries and root (for `runuser -u postgres`); skipped elsewhere.
  * Runs once, in the embedded project (the cluster is its own, not the run's database).
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../src/db/embedded.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMain, stopMain, type MainProcess } from '../support/main-process.js';
+import { canRunCluster, startCluster, type PgCluster } from '../support/pg-cluster.js';
 import { waitUntil } from '../support/receiver.js';
 
-const BIN = '/usr/lib/postgresql/15/bin';
-const canRun = fs.existsSync(path.join(BIN, 'pg_ctl')) && process.getuid?.() === 0 && inject('pgPrefix') === 'sbt_';
+const canRun = canRunCluster();
 const ADMIN_TOKEN = 'restart-admin-token-0123456789abcdef';
 const LIVE = ['initiated', 'ringing', 'in-progress'];
 
-let dir = '';
-let port = 0;
+let cluster: PgCluster | undefined;
 let main: MainProcess | undefined;
 
-function asPostgres(args: string[]): string {
-  return execFileSync('runuser', ['-u', 'postgres', '--', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-const pgCtl = (...args: string[]) => asPostgres([path.join(BIN, 'pg_ctl'), '-D', path.join(dir, 'data'), ...args]);
-const startCluster = () => pgCtl('-l', path.join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, '-w', 'start');
-const stopCluster = (mode: 'fast' | 'immediate') => pgCtl('-m', mode, '-w', 'stop');
-
 beforeAll(async () => {
-  if (!canRun) return;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-extpg-'));
-  const { uid, gid } = { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) };
-  fs.chownSync(dir, uid, gid);
-  asPostgres([path.join(BIN, 'initdb'), '-D', path.join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  port = await freePort();
-  startCluster();
+  if (canRun) cluster = await startCluster('sb-extpg-');
 });
 
 afterAll(async () => {
   if (main && main.child.exitCode === null && main.child.signalCode === null) main.child.kill('SIGKILL');
-  if (dir) {
-    try {
-      stopCluster('immediate');
-    } catch {
-      /* already stopped */
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  cluster?.remove();
 });
 
 async function api(method: string, url: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -81,7 +55,7 @@ const errorLines = () => main!.stdout().split('\n').filter((l) => /"level":(50|6
 describe.runIf(canRun)('the external database restarted under a running service', () => {
   it.each(['fast', 'immediate'] as const)('%s stop: /ready 503 and /health 200 while it is away, 200 again after, nothing lost', async (mode) => {
     main ??= await startMain({
-      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      DATABASE_URL: cluster!.url,
       ADMIN_TOKEN,
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
@@ -101,7 +75,7 @@ describe.runIf(canRun)('the external database restarted under a running service'
     await waitUntil(async () => (await api('GET', `/api/user/calls/${callId}`, token)).body.status === 'in-progress', 30_000, 'the call in progress');
     const errorsBefore = errorLines().length;
 
-    stopCluster(mode);
+    cluster!.stop(mode);
     await waitUntil(async () => (await status('/ready')) === 503, 15_000, '/ready 503');
     expect(await status('/health')).toBe(200);
     // Requests needing the database fail cleanly while it is away: a 503 in the simple shape.
@@ -111,7 +85,7 @@ describe.runIf(canRun)('the external database restarted under a running service'
     // The live call goes on without the database (its transitions and record wait for it).
     await new Promise((r) => setTimeout(r, 3000));
 
-    startCluster();
+    cluster!.start();
     const back = Date.now();
     await waitUntil(async () => (await status('/ready')) === 200, 30_000, '/ready 200 after the restart');
     const readyAfterMs = Date.now() - back;

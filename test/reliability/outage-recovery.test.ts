@@ -12,44 +12,24 @@
  * Needs PostgreSQL 15's server binaries and root (for `runuser -u postgres`); skipped elsewhere.
  * Runs once, in the embedded project (the cluster is its own, not the run's database).
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../src/db/embedded.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMain, stopMain, type MainProcess } from '../support/main-process.js';
+import { canRunCluster, startCluster, type PgCluster } from '../support/pg-cluster.js';
 import { sleep, waitUntil } from '../support/receiver.js';
 
-const BIN = '/usr/lib/postgresql/15/bin';
-const canRun = fs.existsSync(path.join(BIN, 'pg_ctl')) && process.getuid?.() === 0 && inject('pgPrefix') === 'sbt_';
+const canRun = canRunCluster();
 const ADMIN_TOKEN = 'outage-admin-token-0123456789abcdef';
 const LIVE = ['initiated', 'ringing', 'in-progress'];
 /** About 35 s of speech at the sandbox's pace: B's call outlives the outage and the hold. */
 const LONG_GREETING = Array.from({ length: 10 }, (_, i) => `This is sentence number ${i + 1} of a long greeting.`).join(' ');
 
-let dir = '';
-let port = 0;
+let cluster: PgCluster | undefined;
 const mains: MainProcess[] = [];
-
-function asPostgres(args: string[]): string {
-  return execFileSync('runuser', ['-u', 'postgres', '--', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-const pgCtl = (...args: string[]) => asPostgres([path.join(BIN, 'pg_ctl'), '-D', path.join(dir, 'data'), ...args]);
-const startCluster = () => pgCtl('-l', path.join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, '-w', 'start');
-const stopCluster = () => pgCtl('-m', 'fast', '-w', 'stop');
-const databaseUrl = () => `postgres://postgres@127.0.0.1:${port}/postgres`;
+const databaseUrl = () => cluster!.url;
 
 beforeAll(async () => {
-  if (!canRun) return;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-outage-'));
-  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
-  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
-  fs.chownSync(dir, uid, gid);
-  asPostgres([path.join(BIN, 'initdb'), '-D', path.join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  port = await freePort();
-  startCluster();
+  if (canRun) cluster = await startCluster('sb-outage-');
 });
 
 afterAll(async () => {
@@ -58,14 +38,7 @@ afterAll(async () => {
     m.child.kill('SIGCONT');
     m.child.kill('SIGKILL');
   }
-  if (dir) {
-    try {
-      stopCluster();
-    } catch {
-      /* already stopped */
-    }
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  cluster?.remove();
 });
 
 async function startInstance(): Promise<MainProcess> {
@@ -134,12 +107,12 @@ describe.runIf(canRun)('a database outage longer than the stale window', () => {
     await new Promise((r) => c.child.once('exit', r));
 
     // Longer than the stale window: every instance's heartbeat goes stale.
-    stopCluster();
+    cluster!.stop();
     await sleep(18_000);
 
     // B is held while the database comes back, past A's next sweep.
     b.child.kill('SIGSTOP');
-    startCluster();
+    cluster!.start();
     await sleep(11_000);
     expect(await statusOf(onB), "A's recovery must not end B's live call").toBe('in-progress');
     b.child.kill('SIGCONT');
