@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { executorOf, type CallFinishedEvents } from './events.js';
 import { NOW, transitionCall, type CallStatus } from './state-machine.js';
-import { eachInSavepoint } from '../db/pool.js';
+import { eachInBatchTransaction } from '../db/pool.js';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** A heartbeat older than this marks its process as dead. */
@@ -149,13 +149,14 @@ export async function recoverOrphans(opts: {
   );
   const orphans = rows.filter((row) => !(row.owner_instance === opts.instanceId && opts.running.has(row.id)));
   let ended = 0;
-  // RECOVERY_BATCH calls per transaction (one commit, not one each), each ended in a savepoint
-  // of its own: a call whose update fails is rolled back alone and found again next pass.
+  // RECOVERY_BATCH calls per transaction (one commit, not one each; eachInBatchTransaction): a call
+  // whose update fails is rolled back alone, with its event, and found again next pass. Ending
+  // one again after a rollback is safe: the update is conditional on the status read.
   for (let i = 0; i < orphans.length; i += RECOVERY_BATCH) {
     const batch = orphans.slice(i, i + RECOVERY_BATCH);
     let done: { item: (typeof batch)[number]; result: { userId: number } | null }[];
     try {
-      done = await eachInSavepoint(
+      done = await eachInBatchTransaction(
         pool,
         batch,
         async (client, row) => {

@@ -45,18 +45,29 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
 }
 
 /**
- * Runs `fn` for each item inside one transaction, each item in a savepoint of its own: an item
- * that throws is rolled back alone and handed to `failed`, and the others commit together (one
- * commit for a batch of housekeeping rows instead of one each). Returns the items that
- * succeeded, with their results. Throws, keeping none of them, when the transaction itself
- * fails (BEGIN, COMMIT, a lost connection).
+ * Runs `fn` for each item inside one transaction (one commit for a batch of housekeeping rows
+ * instead of one each), where an item that throws fails alone: it is rolled back and handed to
+ * `failed`, and the others commit together. Returns the items that succeeded, with their
+ * results. The batch is first tried as it is (no savepoint round trips); only if that fails is
+ * it run again with each item in a savepoint of its own, so `fn` must be safe to run again after
+ * a rollback. Throws, keeping none of them, when the transaction itself fails (BEGIN, COMMIT, a
+ * lost connection).
  */
-export async function eachInSavepoint<T, R>(
+export async function eachInBatchTransaction<T, R>(
   pool: pg.Pool,
   items: readonly T[],
   fn: (client: pg.PoolClient, item: T) => Promise<R>,
   failed: (item: T, err: unknown) => void,
 ): Promise<{ item: T; result: R }[]> {
+  try {
+    return await inTransaction(pool, async (client) => {
+      const done: { item: T; result: R }[] = [];
+      for (const item of items) done.push({ item, result: await fn(client, item) });
+      return done;
+    });
+  } catch {
+    // Some item failed (and rolled the whole batch back): again, item by item.
+  }
   return inTransaction(pool, async (client) => {
     const done: { item: T; result: R }[] = [];
     for (const item of items) {

@@ -275,9 +275,9 @@ export class Dialer {
    * Safety net for the call-finished event: settles leads whose call is final (or deleted)
    * since more than the grace period. Returns how many it settled.
    *
-   * RECONCILE_BATCH leads share a transaction (one commit, not one each), each settled in a
-   * savepoint of its own: a lead whose settlement fails is rolled back alone, logged, and
-   * found again by the next pass, as when each had its own transaction. Taken in call order,
+   * RECONCILE_BATCH leads share a transaction (one commit, not one each; `settleBatch`): a
+   * lead whose settlement fails is rolled back alone, logged, and found again by the next pass,
+   * as when each had its own transaction. Taken in call order,
    * so two instances reconciling the same leads lock them in the same order (no deadlock).
    */
   async reconcile(): Promise<number> {
@@ -307,13 +307,30 @@ export class Dialer {
     return settled;
   }
 
-  /** Settles the leads of `callIds` in one transaction, each in its own savepoint; the settled ones. */
+  /**
+   * Settles the leads of `callIds` in one transaction; the settled ones. Tried as one batch
+   * first; if that fails, again with each lead in a savepoint of its own, so a failing lead is
+   * rolled back alone (settling is idempotent, so running it again is safe).
+   */
   private async settleBatch(callIds: readonly number[]): Promise<SettleResult[]> {
+    const now = this.now();
+    try {
+      return await this.db.transaction(async (tx) => {
+        const results: SettleResult[] = [];
+        for (const callId of callIds) {
+          const result = await settleLead(tx, callId, now);
+          if (result) results.push(result);
+        }
+        return results;
+      });
+    } catch {
+      // A lead failed (and rolled the whole batch back): again, lead by lead.
+    }
     return this.db.transaction(async (tx) => {
       const results: SettleResult[] = [];
       for (const callId of callIds) {
         try {
-          const result = await tx.transaction((savepoint) => settleLead(savepoint, callId, this.now()));
+          const result = await tx.transaction((savepoint) => settleLead(savepoint, callId, now));
           if (result) results.push(result);
         } catch (err) {
           this.log.error({ err, callId }, 'dialer reconcile failed');
