@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../src/compose.js';
 import { WEB_DIST } from '../../src/http/web.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { SOCKET_ONLY_MESSAGE } from '../../src/api/toolkit/route.js';
 
 interface Route {
   method: string;
@@ -105,14 +106,15 @@ describe('OpenAPI document', () => {
     expect(status.responses['204']).toBeDefined();
   });
 
-  it('describes the WebSocket routes as an upgrade, and a plain GET there still answers 404 with no body', async () => {
+  it('describes the WebSocket routes as an upgrade, and a plain GET there is told so: 426 with a JSON message', async () => {
     for (const socketPath of ['/carriers/twilio/media', '/web-calls/{id}/media']) {
-      expect(Object.keys(documented.get(`GET ${socketPath}`)!.responses).sort()).toEqual(['101', '404']);
+      expect(Object.keys(documented.get(`GET ${socketPath}`)!.responses).sort()).toEqual(['101', '426']);
     }
     for (const url of ['/carriers/twilio/media', '/web-calls/1/media?token=x']) {
       const res = await t.service.app.inject({ method: 'GET', url });
-      expect(res.statusCode, url).toBe(404);
-      expect(res.body, url).toBe('');
+      expect(res.statusCode, url).toBe(426);
+      expect(res.headers.upgrade, url).toBe('websocket');
+      expect(res.json(), url).toEqual({ message: SOCKET_ONLY_MESSAGE });
     }
   });
 

@@ -44,8 +44,8 @@ beforeAll(async () => {
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      // WebSocket routes (they answer 101): inject cannot open a socket, and a plain GET there
-      // gets the socket plugin's empty 404; their sockets are tested where they are served.
+      // WebSocket routes (they answer 101): inject cannot open a socket (a plain GET there is a
+      // 426, test/http/openapi.test.ts); their sockets are tested where they are served.
       if (op.responses?.['101']) continue;
       const params = op.parameters ?? [];
       const responses = Object.entries(op.responses ?? {}).filter(([code]) => code.startsWith('2') || code.startsWith('3'));

@@ -5308,11 +5308,15 @@ export interface paths {
                     content?: never;
                 };
                 /** @description A plain GET, without the WebSocket upgrade */
-                404: {
+                426: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
                 };
             };
         };
@@ -5788,11 +5792,15 @@ export interface paths {
                     content?: never;
                 };
                 /** @description A plain GET, without the WebSocket upgrade */
-                404: {
+                426: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
                 };
             };
         };

@@ -34,10 +34,12 @@ export const documentedNotValidated = () => () => true;
 /** The answers of a WebSocket route before any frame: the upgrade, or a plain GET refused. */
 export const socketResponses = {
   101: z.null().describe('Switching Protocols: the WebSocket is open (send `Connection: Upgrade`, `Upgrade: websocket`)'),
-  404: z.null().describe('A plain GET, without the WebSocket upgrade'),
+  426: messageSchema.describe('A plain GET, without the WebSocket upgrade'),
 };
 
-/** The `handler` of a WebSocket route declared with `wsHandler`: a plain GET gets what the plugin gives it, 404 with no body. */
+export const SOCKET_ONLY_MESSAGE = 'This address takes WebSocket connections only (send Connection: Upgrade and Upgrade: websocket).';
+
+/** The `handler` of a WebSocket route declared with `wsHandler`: a plain GET is told what the address wants (426, as every error, JSON). */
 export function refusePlainGet(_req: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(404).send();
+  void reply.code(426).header('upgrade', 'websocket').send({ message: SOCKET_ONLY_MESSAGE });
 }
