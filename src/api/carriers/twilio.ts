@@ -91,7 +91,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
 
   /** Verifies a callback with the credentials of `userId`'s account (or the deployment's). */
   const verified = async (req: FastifyRequest, userId: number | null): Promise<boolean> => {
-    const credentials = userId === null ? await carrier.credentialsFor(-1) : await carrier.credentialsFor(userId);
+    const credentials = userId === null ? carrier.deploymentCredentials : await carrier.credentialsFor(userId);
     if (!credentials) return false;
     const form = formOf(req);
     const signature = req.headers['x-twilio-signature'];

@@ -62,7 +62,12 @@ export class TwilioCarrier implements RemoteCarrier {
   /** The credentials for one account's calls: its own, else the deployment's, else null. */
   async credentialsFor(userId: number): Promise<TwilioCredentials | null> {
     const own = this.opts.accountCredentials ? await this.opts.accountCredentials(userId) : null;
-    return own ?? this.opts.credentials ?? null;
+    return own ?? this.deploymentCredentials;
+  }
+
+  /** The deployment's credentials (TWILIO_ACCOUNT_SID/TWILIO_AUTH_TOKEN), when set: for callbacks no account owns. */
+  get deploymentCredentials(): TwilioCredentials | null {
+    return this.opts.credentials ?? null;
   }
 
   /** Whether a signed callback verifies with `authToken` (our public URL with and without explicit port). */
