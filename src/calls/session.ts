@@ -8,7 +8,8 @@
  *
  * Settings, dependencies and the result type are in src/calls/session-types.ts. The session is
  * where a call's life, both kinds of leg and the built-ins' callbacks meet, so it stays the
- * largest file of src/calls; each job of its own lives beside it: text-turns.ts, voicemail.ts,
+ * largest file of src/calls (over 400 lines: the hooks handed to the voice pipeline, the text
+ * loop and the built-ins close over the one call state they change, so they live here); each job of its own lives beside it: text-turns.ts, voicemail.ts,
  * fillers.ts, assistant-switch.ts, timers.ts.
  * The session knows nothing of HTTP or the database: it reports `ringing`/`answered` through
  * hooks and resolves `run()` with the outcome; src/calls/engine.ts persists it. Many sessions

@@ -16,6 +16,10 @@
  * - a speech-to-speech model's audio comes with its own text (`tts-text`, no `speak` before it):
  *   the text grows the current piece, and `tts-spoken` then gives the piece its whole text;
  * - `playedSoFar()`: when the pieces handed over until now have played, inside a turn that goes on.
+ *
+ * Just over 400 lines for one reason: every job above reads and writes the same playout state
+ * (queued frames, pieces, marks, the clock position); split apart, each part would need that
+ * state handed to it and the marks' order could no longer be checked in one place.
  */
 import { Resampler } from '../../audio/resample.js';
 import type { LegMedia } from '../../telephony/types.js';
