@@ -1,6 +1,7 @@
 /** `npm start`: one Switchboard process. */
 import { fullProcess } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
+import { loadEnvFile } from './env-file.js';
 import { createLogger } from './logger.js';
 import { StartupError } from './db/startup-error.js';
 import { startService } from './service.js';
@@ -28,6 +29,7 @@ const SHUTDOWN_BACKSTOP_SECONDS = 90;
 async function main(): Promise<void> {
   let config;
   try {
+    loadEnvFile();
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
