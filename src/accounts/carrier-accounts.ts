@@ -6,9 +6,10 @@
  * with the account's auth token, so without it no callback could be verified.
  */
 import { and, eq, sql } from 'drizzle-orm';
+import type { Config } from '../config.js';
 import type { Db } from '../db/pool.js';
 import { carrierAccounts } from '../db/schema.js';
-import { maskSecret, seal, SealedSecretError, SecretKeyMissingError, unseal } from '../lib/secrets.js';
+import { maskSecret, purposeKey, seal, SealedSecretError, SecretKeyMissingError, unseal } from '../lib/secrets.js';
 import { AccountError } from './errors.js';
 import { requireUser } from './users.js';
 
@@ -90,6 +91,33 @@ export async function openTwilioAccount(db: Db, key: Buffer | null, userId: numb
     authToken: opened.authToken,
     ...(row.apiKeySid && opened.apiKeySecret ? { apiKeySid: row.apiKeySid, apiKeySecret: opened.apiKeySecret } : {}),
   };
+}
+
+/** What a Twilio call of an account could run with: the key that opens stored credentials, and whether the deployment has its own. */
+export interface TwilioCredentialSource {
+  key: Buffer | null;
+  /** TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are both set. */
+  deployment: boolean;
+}
+
+/** The source a deployment's configuration gives. */
+export function twilioCredentialSource(config: Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'SECRET_KEY' | 'DATABASE_URL' | 'DATA_DIR'>): TwilioCredentialSource {
+  return { key: purposeKey(config, 'credentials'), deployment: Boolean(config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN) };
+}
+
+/**
+ * Why calls of `userId` could not run on Twilio, or null when they can: the account's own
+ * credentials are used when stored (and must then open), else the deployment's (the carrier's
+ * `credentialsFor`). A number of such an account would take calls that fail on every attempt.
+ */
+export async function twilioCredentialsProblem(db: Db, source: TwilioCredentialSource, userId: number): Promise<string | null> {
+  const fix = `store the account's (PUT /api/admin/users/${userId}/carriers/twilio) or set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN`;
+  try {
+    if (await openTwilioAccount(db, source.key, userId)) return null;
+  } catch {
+    return `The Twilio credentials stored for user ${userId} cannot be opened (SECRET_KEY missing or changed): ${fix}.`;
+  }
+  return source.deployment ? null : `User ${userId} has no Twilio credentials, so calls on this number could not be placed or verified: ${fix}.`;
 }
 
 /** Whether any account holds a Twilio number (start-up checks: the public URL must be https). */

@@ -11,6 +11,8 @@ export type AccountErrorKind =
   | 'token-not-found'
   | 'number-not-found'
   | 'carrier-account-not-found'
+  | 'carrier-credentials-missing'
+  | 'unknown-provider'
   | 'admin-token-from-env';
 
 export class AccountError extends Error {

@@ -7,6 +7,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/pool.js';
 import { assistants, phoneNumbers } from '../db/schema.js';
 import { countryOf, toE164 } from '../lib/phone.js';
+import { twilioCredentialsProblem, type TwilioCredentialSource } from './carrier-accounts.js';
 import { AccountError } from './errors.js';
 import { requireUser, uniqueViolation } from './users.js';
 
@@ -56,12 +57,24 @@ export interface NewPhoneNumber {
   carrierSid?: string | null;
 }
 
-/** Adds a number in E.164 (national formats read with `region`). */
-export async function addPhoneNumber(db: Db, input: NewPhoneNumber, region: string): Promise<PhoneNumberSummary> {
+/**
+ * Adds a number in E.164 (national formats read with `region`). A Twilio number is refused
+ * unless its account's calls have usable credentials (`twilio`: where they may come from).
+ */
+export async function addPhoneNumber(
+  db: Db,
+  input: NewPhoneNumber,
+  region: string,
+  twilio: TwilioCredentialSource = { key: null, deployment: false },
+): Promise<PhoneNumberSummary> {
   await requireUser(db, input.userId);
   const e164 = toE164(input.phoneNumber, region);
   if (!e164) throw new AccountError('invalid-phone', 'Invalid phone number');
   const carrier = input.carrier ?? 'sandbox';
+  if (carrier === 'twilio') {
+    const problem = await twilioCredentialsProblem(db, twilio, input.userId);
+    if (problem) throw new AccountError('carrier-credentials-missing', problem);
+  }
   // The unique index decides (two admins adding the same number at once both reach the insert).
   const [row] = await db
     .insert(phoneNumbers)

@@ -1,10 +1,11 @@
 /** `users`, `tokens`, `numbers`, `voices` and `admin-token`: the account operations of src/accounts, for operators. */
 import { rotateAdminToken } from '../accounts/admin-token.js';
 import { issueToken, listTokens, revokeToken } from '../accounts/api-tokens.js';
+import { twilioCredentialSource } from '../accounts/carrier-accounts.js';
 import { AccountError } from '../accounts/errors.js';
 import { addPhoneNumber, carrierSidProblem, listPhoneNumbers, removePhoneNumber, type PhoneCarrier, type PhoneNumberType } from '../accounts/phone-numbers.js';
 import { createUser, disableUser, enableUser, listUsers, requireUser, type UserSummary } from '../accounts/users.js';
-import { addVoice, listVoices, type VoiceMode } from '../accounts/voices.js';
+import { addVoice, listVoices, voiceProviderProblem, type VoiceMode } from '../accounts/voices.js';
 import { CliError, withDatabase, type Session } from './session.js';
 
 function userRecord(u: UserSummary) {
@@ -112,6 +113,7 @@ export async function numbersAdd(s: Session, ref: string, phoneNumber: string, o
       database.db,
       { userId: user.id, phoneNumber, typeLabel: opts.type, countryCode: opts.country, carrier, carrierSid },
       config.DEFAULT_PHONE_REGION,
+      twilioCredentialSource(config),
     );
     out.record(numberRecord(number));
   });
@@ -138,7 +140,8 @@ function voiceRecord(v: { id: number; name: string; mode: string; userId: number
 }
 
 export async function voicesAdd(s: Session, input: { name: string; mode: VoiceMode; user?: string; provider?: string; providerVoiceId?: string }) {
-  if (input.provider !== undefined && !/^[a-z][a-z0-9-]*$/.test(input.provider)) throw new CliError(`--provider takes a provider name such as local, elevenlabs or openai, not ${input.provider}`);
+  const providerProblem = input.provider === undefined ? null : voiceProviderProblem(input.provider);
+  if (providerProblem) throw new CliError(`--provider: ${providerProblem}`);
   await withDatabase(s, async ({ database, out }) => {
     const userId = input.user === undefined ? null : (await requireUser(database.db, input.user)).id;
     const voice = await addVoice(database.db, { name: input.name, mode: input.mode, userId, provider: input.provider, providerVoiceId: input.providerVoiceId });

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { connect, type Database } from '../db/pool.js';
 import { openDatabaseTarget, type DatabaseTarget } from './database.js';
+import { twilioCheck, voicesCheck } from './doctor-carriers.js';
 import { localVoiceCheck, vadCheck } from './doctor-voice.js';
 import type { Session } from './session.js';
 
@@ -156,7 +157,7 @@ const sandboxCheck: Check = {
 };
 
 /** Every check, in the order printed. Carriers and speech providers add theirs here. */
-export const checks: Check[] = [databaseCheck, adminTokenCheck, secretKeyCheck, accountsCheck, publicUrlCheck, llmCheck, sandboxCheck, localVoiceCheck(), vadCheck()];
+export const checks: Check[] = [databaseCheck, adminTokenCheck, secretKeyCheck, accountsCheck, publicUrlCheck, llmCheck, sandboxCheck, twilioCheck, voicesCheck, localVoiceCheck(), vadCheck()];
 
 export async function runChecks(config: Config, log: Session['log'], list: Check[] = checks, timeoutMs = 5_000): Promise<{ name: string; result: CheckResult }[]> {
   const ctx: DoctorContext = { config, timeoutMs };

@@ -33,6 +33,10 @@ function accountErrorToHttp(err: AccountError): HttpError {
       return fieldError('phone_number', err.message);
     case 'carrier-account-not-found':
       return notFound(err.message);
+    case 'carrier-credentials-missing':
+      return fieldError('carrier', err.message);
+    case 'unknown-provider':
+      return fieldError('provider', err.message);
     default:
       return new HttpError(422, err.message);
   }

@@ -11,7 +11,8 @@ let databaseUrl: string;
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  const setup = await startTestService({ databaseUrl });
+  // A Twilio number needs usable credentials: the deployment's, here.
+  const setup = await startTestService({ databaseUrl, env: { TWILIO_ACCOUNT_SID: 'AC' + '9'.repeat(32), TWILIO_AUTH_TOKEN: 't'.repeat(32) } });
   const user = await setup.createUser();
   const number = await setup.admin.post(`/api/admin/users/${user.id}/phone-numbers`, { phone_number: '+14155550900', type_label: 'Normal', carrier: 'twilio' });
   expect(number.status).toBe(201);

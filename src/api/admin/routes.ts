@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { issueToken, listTokens, revokeToken } from '../../accounts/api-tokens.js';
 import { AccountError } from '../../accounts/errors.js';
-import { getTwilioAccount, removeTwilioAccount, setTwilioAccount } from '../../accounts/carrier-accounts.js';
+import { getTwilioAccount, removeTwilioAccount, setTwilioAccount, twilioCredentialSource } from '../../accounts/carrier-accounts.js';
 import { addPhoneNumber, listPhoneNumbers } from '../../accounts/phone-numbers.js';
 import { purposeKey } from '../../lib/secrets.js';
 import { createUser, disableUser, enableUser, findUser, listUsers } from '../../accounts/users.js';
@@ -93,7 +93,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       typeLabel: req.body.type_label,
       carrier: req.body.carrier,
       carrierSid: req.body.carrier_sid,
-    }, app.ctx.config.DEFAULT_PHONE_REGION);
+    }, app.ctx.config.DEFAULT_PHONE_REGION, twilioCredentialSource(app.ctx.config));
     return reply.code(201).send({ data: serializeAdminPhoneNumber(number) });
   });
 

@@ -4,7 +4,7 @@ import { isoMicro } from '../../db/time.js';
 import type { TwilioAccountSummary } from '../../accounts/carrier-accounts.js';
 import { carrierSidProblem, PHONE_CARRIERS, PHONE_NUMBER_TYPES, type PhoneNumberSummary } from '../../accounts/phone-numbers.js';
 import { phoneNumberSchema, serializePhoneNumber } from '../reference/serializers.js';
-import { VOICE_MODES } from '../../accounts/voices.js';
+import { VOICE_MODES, VOICE_PROVIDERS } from '../../accounts/voices.js';
 import { pathId } from '../toolkit/route.js';
 import { msg, v } from '../toolkit/validation.js';
 
@@ -76,14 +76,14 @@ export function serializeTwilioAccount(a: TwilioAccountSummary): z.infer<typeof 
   };
 }
 
-/** Who speaks a voice (issue 19): the local voice, or a vendor with its own voice id. */
-export const VOICE_PROVIDERS = ['local', 'elevenlabs', 'openai'] as const;
+/** Who speaks a voice (issue 19): the local voice, or a vendor with its own voice id (the synthesizers' catalog). */
+const voiceProviders = VOICE_PROVIDERS as readonly string[] as readonly [string, ...string[]];
 
 export const createVoiceBody = z.object({
   name: v.string({ max: 255 }),
   mode: v.enum(VOICE_MODES),
   user_id: v.id().optional().nullable(),
-  provider: v.enum(VOICE_PROVIDERS).optional(),
+  provider: v.enum(voiceProviders).optional(),
   provider_voice_id: v.string({ max: 255 }).optional().nullable(),
 });
 

@@ -99,6 +99,11 @@ export class TwilioRestClient {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
+  /** The account itself (`doctor`: whether Twilio accepts these credentials, and the account's status). */
+  async fetchAccount(): Promise<{ sid: string; status?: string }> {
+    return this.request<{ sid: string; status?: string }>('GET', '.json');
+  }
+
   /** Places a call; Twilio answers with its `CA…` sid at once (status `queued`). */
   async createCall(req: CreateCallRequest): Promise<TwilioCall> {
     const form = new URLSearchParams({ To: req.to, From: req.from, Twiml: req.twiml });

@@ -16,7 +16,8 @@ const AC = 'AC' + '1'.repeat(32);
 const SK = 'SK' + '2'.repeat(32);
 
 beforeAll(async () => {
-  t = await startTestService({ env: { SECRET_KEY: 's'.repeat(40) } });
+  // The deployment's Twilio credentials: a Twilio number needs usable ones (test/accounts/carrier-rules.test.ts).
+  t = await startTestService({ env: { SECRET_KEY: 's'.repeat(40), TWILIO_ACCOUNT_SID: 'AC' + '9'.repeat(32), TWILIO_AUTH_TOKEN: 't'.repeat(32) } });
   alice = await t.createUser({ name: 'Alice' });
   bob = await t.createUser({ name: 'Bob' });
 });

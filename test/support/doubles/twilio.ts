@@ -231,6 +231,7 @@ export class TwilioDouble {
       };
       const base = `/2010-04-01/Accounts/${this.accountSid}`;
       if (!user) return answer(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+      if (req.method === 'GET' && path === `${base}.json`) return answer(200, { sid: this.accountSid, status: 'active', friendly_name: 'Switchboard test account' });
       if (!path.startsWith(base + '/')) return answer(404, notFound(path));
       const rest = path.slice(base.length);
       if (req.method === 'POST' && rest === '/Calls.json') return this.createCall(form, answer);
