@@ -1,0 +1,295 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EndOfTurnPolicy, turnWaits, waitFor, type EndOfTurnOptions, type TurnDecision, type TurnSignal } from '../../../src/voice/turn/policy.js';
+
+/** Runs timed signals through a policy on a simulated clock, ticking at every deadline; returns the decisions. */
+function play(script: [at: number, signal: TurnSignal][], options: Partial<EndOfTurnOptions> = {}, until = 10_000): TurnDecision[] {
+  const policy = new EndOfTurnPolicy({ endpointType: 'vad', language: 'en', waits: turnWaits(0.5), ...options });
+  const out: TurnDecision[] = [];
+  script = [...script].sort((a, b) => a[0] - b[0]);
+  const tickUntil = (t: number) => {
+    for (let d = policy.nextDeadline(); d !== null && d <= t; d = policy.nextDeadline()) out.push(...policy.tick(d));
+  };
+  for (const [at, signal] of script) {
+    tickUntil(at);
+    out.push(...policy.handle(signal, at));
+  }
+  tickUntil(until);
+  return out;
+}
+
+const brief = (decisions: TurnDecision[]) =>
+  decisions.map((d) => {
+    switch (d.type) {
+      case 'likely-over':
+        return `${d.at} likely-over "${d.text}"`;
+      case 'confirmed':
+        return `${d.at} confirmed "${d.text}" (${d.why})`;
+      case 'resumed':
+        return `${d.at} resumed (${d.why})`;
+      default:
+        return `${d.at} ${d.type}`;
+    }
+  });
+
+const speech = (from: number, to: number): [number, TurnSignal][] => [
+  [from, { type: 'speech-started', at: from }],
+  // The VAD reports the end of speech after its stop window (200 ms here).
+  [to + 200, { type: 'speech-stopped', at: to }],
+];
+const final = (at: number, text: string): [number, TurnSignal] => [at, { type: 'transcript', text, final: true }];
+const interim = (at: number, text: string): [number, TurnSignal] => [at, { type: 'transcript', text, final: false }];
+
+describe('end-of-turn policy: waits', () => {
+  it('endpoint_sensitivity maps to the three waits; the default (0.5) is 290 / 1920 / 840 ms', () => {
+    expect(turnWaits(0.5)).toEqual({ completeMs: 290, incompleteMs: 1920, neutralMs: 840 });
+    expect(turnWaits(0)).toEqual({ completeMs: 300, incompleteMs: 2000, neutralMs: 900 });
+    expect(turnWaits(5)).toEqual({ completeMs: 200, incompleteMs: 1200, neutralMs: 300 });
+    expect(turnWaits('9')).toEqual(turnWaits(5));
+    expect(turnWaits(null)).toEqual(turnWaits(0.5));
+  });
+
+  it('the wait never grows with the probability and stays within the two bounds', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 5, noNaN: true }), (a, b, s) => {
+        const w = turnWaits(s);
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(waitFor(hi, w)).toBeLessThanOrEqual(waitFor(lo, w));
+        expect(waitFor(lo, w)).toBeLessThanOrEqual(w.incompleteMs);
+        expect(waitFor(hi, w)).toBeGreaterThanOrEqual(w.completeMs);
+      }),
+    );
+  });
+});
+
+describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
+  it('a complete sentence: likely over at the end of speech, confirmed after the short wait', () => {
+    const d = play([...speech(0, 1500), final(1600, 'I would like to book an appointment for Tuesday.')]);
+    // The VAD reports at 1700; 1500 + 290 ms = 1790.
+    expect(brief(d)).toEqual(['1700 likely-over "I would like to book an appointment for Tuesday."', '1790 confirmed "I would like to book an appointment for Tuesday." (silence)']);
+  });
+
+  it('a question is complete: the same short wait', () => {
+    const d = play([...speech(0, 900), final(1000, 'What time do you open?')]);
+    expect(d.find((x) => x.type === 'confirmed')).toMatchObject({ at: 1190, why: 'silence', judgement: { reason: 'question' } });
+  });
+
+  it('an incomplete clause with a 1.2 s pause: nothing confirmed in the pause, one turn with all the words', () => {
+    const d = play([
+      ...speech(0, 1200),
+      final(1300, 'I would like to book an appointment for'),
+      // 1.2 s thinking pause, then the rest.
+      ...speech(2400, 3200),
+      final(3300, 'Tuesday.'),
+    ]);
+    expect(brief(d)).toEqual([
+      // The long wait (1920 ms) would end at 3120; speculation starts 600 ms before that…
+      // …but the caller speaks again at 2400, before either.
+      '3400 likely-over "I would like to book an appointment for Tuesday."',
+      '3490 confirmed "I would like to book an appointment for Tuesday." (silence)',
+    ]);
+  });
+
+  it('an incomplete clause and a pause longer than the longest wait: confirmed after incompleteMs', () => {
+    const d = play([...speech(0, 1000), final(1100, 'My name is um')]);
+    expect(brief(d)).toEqual(['2320 likely-over "My name is um"', '2920 confirmed "My name is um" (silence)']);
+  });
+
+  it('speculation dropped: the caller goes on after the likely-over, the reply is started again on the new words', () => {
+    const d = play([...speech(0, 1000), final(1050, 'I need an appointment.'), ...speech(1250, 1900), final(2000, 'On Tuesday.')]);
+    expect(brief(d)).toEqual([
+      '1200 likely-over "I need an appointment."',
+      '1250 resumed (speech)',
+      '2100 likely-over "I need an appointment. On Tuesday."',
+      '2190 confirmed "I need an appointment. On Tuesday." (silence)',
+    ]);
+  });
+
+  it('words that change under a speculative reply drop it', () => {
+    const d = play([...speech(0, 1000), interim(1000, 'I need a'), final(1250, 'I need a taxi.')], { speculativeLeadMs: 2000 });
+    expect(brief(d)).toEqual(['1200 likely-over "I need a"', '1200 finalize', '1250 resumed (words-changed)', '1250 likely-over "I need a taxi."', '1290 confirmed "I need a taxi." (silence)']);
+  });
+
+  it('only an interim at the deadline: asks the STT for its final and confirms when it comes', () => {
+    const d = play([...speech(0, 1000), interim(1100, 'Yes please'), final(1400, 'Yes, please.')], { maxSpeculations: 0 });
+    expect(brief(d)).toEqual(['1290 finalize', '1400 confirmed "Yes, please." (silence)']);
+  });
+
+  it('no words at all: waits the plain silence, asks for the final, and gives up without a turn', () => {
+    const d = play([...speech(0, 500)]);
+    expect(brief(d)).toEqual(['1340 finalize']);
+  });
+
+  it('never confirms while the VAD hears the caller', () => {
+    const d = play([[0, { type: 'speech-started', at: 0 }], final(500, 'Yes.')], {}, 5000);
+    expect(d).toEqual([]);
+  });
+
+  it('the audio model is asked at each end of speech, and its answer moves the wait', () => {
+    const script: [number, TurnSignal][] = [...speech(0, 1000), final(1100, 'I want to book the')];
+    const asked = play(script, { audioModel: true });
+    expect(asked[0]).toEqual({ type: 'analyze-audio', speechEndAt: 1000, at: 1200 });
+    // Text alone: strong incomplete → 1920 ms. Audio says 0.95 done → p = (0.15 + 0.95) / 2 = 0.55 → 1920 − 0.35/0.6·1630.
+    const withAudio = play([...script, [1250, { type: 'audio-model', probability: 0.95, speechEndAt: 1000 }]], { audioModel: true });
+    expect(withAudio.find((x) => x.type === 'confirmed')).toMatchObject({ at: 1000 + waitFor(0.55, turnWaits(0.5)) });
+    // An answer for an older end of speech is stale and ignored.
+    const stale = play([...script, [1250, { type: 'audio-model', probability: 0.95, speechEndAt: 400 }]], { audioModel: true });
+    expect(stale.find((x) => x.type === 'confirmed')).toMatchObject({ at: 2920 });
+  });
+
+  it('a higher endpoint_sensitivity confirms sooner; a lower one later', () => {
+    const script: [number, TurnSignal][] = [...speech(0, 1000), final(1100, 'Thank you.')];
+    const at = (s: number) => play(script, { waits: turnWaits(s) }).find((x) => x.type === 'confirmed')!.at;
+    expect(at(5)).toBe(1200);
+    expect(at(0)).toBe(1300);
+  });
+
+  it('German: a clause ending in "einen" waits, a finished one does not', () => {
+    const open = play([...speech(0, 1000), final(1100, 'Ich hätte gern einen')], { language: 'de-DE' });
+    const done = play([...speech(0, 1000), final(1100, 'Ich hätte gern einen Termin.')], { language: 'de-DE' });
+    expect(open.find((x) => x.type === 'confirmed')!.at).toBe(2920);
+    expect(done.find((x) => x.type === 'confirmed')!.at).toBe(1290);
+  });
+
+  it('speculation is capped per turn', () => {
+    const script: [number, TurnSignal][] = [];
+    // Five pieces, each ending open, each followed by more speech 500 ms later; speculation from the end of speech on.
+    for (let i = 0; i < 5; i++) script.push(...speech(i * 1000, i * 1000 + 500), final(i * 1000 + 600, `part ${i} and`));
+    const d = play(script, { maxSpeculations: 3, speculativeLeadMs: 2000 });
+    expect(d.filter((x) => x.type === 'likely-over')).toHaveLength(3);
+    expect(d.filter((x) => x.type === 'confirmed')).toHaveLength(1);
+  });
+});
+
+describe('end-of-turn policy (endpoint_type ai): provider turn events', () => {
+  it('Deepgram speech_final on a complete clause confirms at once', () => {
+    const d = play([...speech(0, 1000), [1300, { type: 'transcript', text: 'Thank you.', final: true, speechFinal: true }]], { endpointType: 'ai' });
+    expect(brief(d)).toEqual(['1300 confirmed "Thank you." (provider)']);
+  });
+
+  it('Deepgram speech_final on open words is held for the long wait; more speech makes it one turn', () => {
+    const d = play(
+      [
+        ...speech(0, 1000),
+        [1300, { type: 'transcript', text: 'I want to book the', final: true, speechFinal: true }],
+        ...speech(2000, 2600),
+        [2700, { type: 'transcript', text: 'dentist.', final: true, speechFinal: true }],
+      ],
+      { endpointType: 'ai' },
+    );
+    // The second speech_final comes while the VAD is still in its stop window: it waits for the VAD.
+    expect(brief(d)).toEqual(['2800 confirmed "I want to book the dentist." (provider)']);
+  });
+
+  it('UtteranceEnd confirms when speech_final was dropped', () => {
+    const d = play([...speech(0, 1000), interim(1100, 'Thank you'), [2000, { type: 'utterance-end' }]], { endpointType: 'ai' });
+    // Speculation follows the silence rule; the provider's UtteranceEnd confirms.
+    expect(brief(d)).toEqual(['1200 likely-over "Thank you"', '2000 confirmed "Thank you" (provider)']);
+  });
+
+  it('Flux: eager end starts the reply, EndOfTurn confirms it with the same words', () => {
+    const d = play(
+      [
+        [0, { type: 'speech-started', at: 0 }],
+        [300, { type: 'provider-turn', event: 'start', text: 'I' }],
+        [600, { type: 'provider-turn', event: 'update', text: 'I need a taxi' }],
+        [1100, { type: 'provider-turn', event: 'eager-end', text: 'I need a taxi', confidence: 0.55 }],
+        [1200, { type: 'speech-stopped', at: 1000 }],
+        [1250, { type: 'provider-turn', event: 'end', text: 'I need a taxi', confidence: 0.8 }],
+      ],
+      { endpointType: 'ai' },
+    );
+    expect(brief(d)).toEqual(['1100 likely-over "I need a taxi"', '1250 confirmed "I need a taxi" (provider)']);
+  });
+
+  it('Flux: TurnResumed drops the speculative reply; the longer words end the turn', () => {
+    const d = play(
+      [
+        [0, { type: 'speech-started', at: 0 }],
+        [900, { type: 'provider-turn', event: 'eager-end', text: 'I need a taxi', confidence: 0.5 }],
+        [1000, { type: 'provider-turn', event: 'resumed', text: 'I need a taxi' }],
+        [1300, { type: 'provider-turn', event: 'update', text: 'I need a taxi to the airport' }],
+        [1500, { type: 'speech-stopped', at: 1300 }],
+        [1550, { type: 'provider-turn', event: 'end', text: 'I need a taxi to the airport', confidence: 0.9 }],
+      ],
+      { endpointType: 'ai' },
+    );
+    expect(brief(d)).toEqual(['900 likely-over "I need a taxi"', '1000 resumed (provider)', '1500 likely-over "I need a taxi to the airport"', '1550 confirmed "I need a taxi to the airport" (provider)']);
+  });
+
+  it('Flux EndOfTurn while the VAD still hears the caller waits for the VAD', () => {
+    const d = play(
+      [
+        [0, { type: 'speech-started', at: 0 }],
+        [800, { type: 'provider-turn', event: 'end', text: 'Thanks.', confidence: 0.9 }],
+        [1000, { type: 'speech-stopped', at: 800 }],
+      ],
+      { endpointType: 'ai' },
+    );
+    expect(brief(d)).toEqual(['1000 confirmed "Thanks." (provider)']);
+  });
+
+  it('Flux EndOfTurn in endpoint_type vad is strong evidence: the short wait applies even to open-looking words', () => {
+    const d = play([...speech(0, 1000), [1150, { type: 'provider-turn', event: 'end', text: 'Two tickets for', confidence: 0.95 }]]);
+    // p = (0.15 + 2·0.95) / 3 = 0.683 → 1920 − (0.483/0.6)·1630.
+    expect(d.find((x) => x.type === 'confirmed')).toMatchObject({ at: 1000 + waitFor((0.15 + 1.9) / 3, turnWaits(0.5)), why: 'silence' });
+  });
+
+  it('with no provider decision, the fallback silence ends the turn', () => {
+    const d = play([...speech(0, 1000), final(1100, 'Hello there')], { endpointType: 'ai', aiFallbackMs: 3000 });
+    expect(brief(d)).toEqual(['1200 likely-over "Hello there"', '4000 confirmed "Hello there" (fallback)']);
+  });
+});
+
+describe('end-of-turn policy: properties', () => {
+  const sentences = fc.constantFrom('Thank you.', 'I want the', 'My name is um', 'What time is it?', 'Ich hätte gern einen', 'Yes');
+  it('every confirmation comes after the end of speech and no later than the longest wait (plus the STT final wait)', () => {
+    fc.assert(
+      fc.property(sentences, fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 300 }), (text, s, lag) => {
+        const waits = turnWaits(s);
+        const d = play([...speech(0, 1000), final(1000 + lag, text)], { waits, language: text.startsWith('Ich') ? 'de' : 'en' });
+        const confirmed = d.filter((x) => x.type === 'confirmed');
+        expect(confirmed).toHaveLength(1);
+        expect(confirmed[0].at).toBeGreaterThanOrEqual(1000 + waits.completeMs);
+        expect(confirmed[0].at).toBeLessThanOrEqual(Math.max(1000 + waits.incompleteMs, 1000 + lag + 200));
+      }),
+    );
+  });
+
+  it('a resumed always follows a likely-over, and nothing is confirmed while the caller speaks', () => {
+    const step = fc.oneof(
+      fc.constant<'start'>('start'),
+      fc.constant<'stop'>('stop'),
+      sentences.map((t) => ({ text: t })),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(step, fc.integer({ min: 1, max: 1500 })), { maxLength: 12 }), (steps) => {
+        let t = 0;
+        let speaking = false;
+        const script: [number, TurnSignal][] = [];
+        for (const [s, gap] of steps) {
+          t += gap;
+          if (s === 'start' && !speaking) (speaking = true), script.push([t, { type: 'speech-started', at: t }]);
+          else if (s === 'stop' && speaking) (speaking = false), script.push([t, { type: 'speech-stopped', at: t - 100 }]);
+          else if (typeof s === 'object') script.push([t, { type: 'transcript', text: s.text, final: true }]);
+        }
+        const policy = new EndOfTurnPolicy({ endpointType: 'vad', language: 'en', waits: turnWaits(0.5) });
+        let open = false;
+        let inSpeech = false;
+        const check = (ds: TurnDecision[]) => {
+          for (const d of ds) {
+            if (d.type === 'likely-over') open = true;
+            if (d.type === 'resumed') expect(open).toBe(true), (open = false);
+            if (d.type === 'confirmed') expect(inSpeech).toBe(false), (open = false);
+          }
+        };
+        for (const [at, signal] of script) {
+          for (let d = policy.nextDeadline(); d !== null && d <= at; d = policy.nextDeadline()) check(policy.tick(d));
+          if (signal.type === 'speech-started') inSpeech = true;
+          if (signal.type === 'speech-stopped') inSpeech = false;
+          check(policy.handle(signal, at));
+        }
+      }),
+    );
+  });
+});
