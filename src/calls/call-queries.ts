@@ -16,7 +16,8 @@ export const LIVE = `('initiated', 'ringing', 'in-progress')`;
 
 export const LOCK_AND_LIMIT = `SELECT pg_advisory_xact_lock($1::int, $2::int), max_calls_in_parallel AS max FROM users WHERE id = $2`;
 
-export const COUNT_LIVE = `SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND status IN ${LIVE}`;
+/** Whether the user has this assistant (INSERT_CALL inserted nothing: a missing assistant, else the limit). */
+export const ASSISTANT_EXISTS = `SELECT 1 FROM assistants WHERE id = $1::int AND user_id = $2::int`;
 
 /** One INSERT ... SELECT copying the assistant's name and number and the campaign's name; with $13, only below that many live calls. */
 export const INSERT_CALL = `

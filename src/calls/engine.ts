@@ -18,7 +18,7 @@ import { placesRemotely, type Carrier, type CarrierLeg } from '../telephony/type
 import { BuiltinToolbox } from './builtin-tools/index.js';
 import { loadHandOver, warmTransferDeps } from './hand-over.js';
 import { sessionSettingsOf } from './call-settings.js';
-import { assistantVoiceRow, bind, CLAIM_AND_LOAD, COUNT_LIVE, INSERT_CALL, INSERT_CALLS, insertManyValues, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
+import { assistantVoiceRow, bind, ASSISTANT_EXISTS, CLAIM_AND_LOAD, INSERT_CALL, INSERT_CALLS, insertManyValues, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
 import { finalizeCall } from './finalize.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
@@ -145,9 +145,11 @@ export class CallEngine implements CallService {
       const limit = locked.rows[0] ? Number(locked.rows[0].max) : 0;
       const inserted = await client.query({ name: 'sb_calls_insert', text: INSERT_CALL, values: insertValues(input, this.ctx.instanceId, limit) });
       if (inserted.rows[0]) return Number(inserted.rows[0].id);
-      // Nothing inserted: tell a full account from a missing assistant.
-      const live = await client.query({ name: 'sb_calls_live', text: COUNT_LIVE, values: [input.userId] });
-      if (Number(live.rows[0].n) >= limit) throw new CallLimitError(limit);
+      // Nothing inserted: the assistant is missing, or the account was full when the INSERT
+      // counted. Asked of the assistant, not by counting again: a call that ended since would
+      // make a full account look like a missing assistant.
+      const found = await client.query({ name: 'sb_calls_assistant_exists', text: ASSISTANT_EXISTS, values: [input.assistantId, input.userId] });
+      if (found.rows[0]) throw new CallLimitError(limit);
       throw new AssistantMissingError(`assistant ${input.assistantId} of user ${input.userId} not found`);
     });
     if (!defer) await this.startCall(callId);

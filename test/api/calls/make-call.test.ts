@@ -112,6 +112,34 @@ describe('POST /api/user/make_call', () => {
     expect(refused.body).toEqual({ message: 'Too many calls in parallel: your account allows 2 at a time.' });
   });
 
+  it('at the limit while calls end meanwhile, answers 429 and never 404 for an assistant that exists', async () => {
+    const dave = await t.createUser({ max_calls_in_parallel: 2 });
+    const a = await insertAssistant(t, dave.id);
+    const { pool } = t.service.ctx.database;
+    const row = `INSERT INTO calls (user_id, assistant_id, assistant_name, type, status, client_phone_number, owner_instance) VALUES ($1, $2, 'x', 'outbound', 'in-progress', '+4915123456700', $3) RETURNING id`;
+    const values = [dave.id, a.id, t.service.ctx.instanceId];
+    for (let i = 0; i < 2; i++) await pool.query(row, values);
+    // Live calls end and new ones take their slot all the while: the account stays at its limit,
+    // with a call ending between a refused INSERT and whatever the refusal looks at next.
+    let churning = true;
+    const churn = (async () => {
+      while (churning) {
+        const { rows } = await pool.query(row, values).catch(() => ({ rows: [] as { id: number }[] }));
+        await pool.query(`UPDATE calls SET status = 'completed', ended_at = now() WHERE user_id = $1 AND status = 'in-progress' AND id <> ALL($2::int[])`, [dave.id, rows.map((r) => r.id)]);
+      }
+    })();
+    const answers: number[] = [];
+    for (let round = 0; round < 8; round++) {
+      const batch = await Promise.all(Array.from({ length: 12 }, () => dave.post('/api/user/make_call', { phone_number: '+4915123456700', assistant_id: a.id })));
+      answers.push(...batch.map((r) => r.status));
+      for (const r of batch) if (r.status === 200) await finished(r.body.call_id);
+    }
+    churning = false;
+    await churn;
+    expect(answers.filter((s) => s !== 200 && s !== 429), `answers: ${answers.join(',')}`).toEqual([]);
+    expect(answers).toContain(429);
+  });
+
   it('needs a token', async () => {
     const res = await t.anonymous.post('/api/user/make_call', { phone_number: '+4915123456700', assistant_id: assistantId });
     expect(res.status).toBe(401);
