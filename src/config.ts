@@ -51,6 +51,11 @@ const envSchema = z.object({
   /** Speech-to-text: Deepgram live when its key is set (src/providers/stt/deepgram). */
   DEEPGRAM_API_KEY: z.string().optional(),
   DEEPGRAM_URL: z.string().url().default('wss://api.deepgram.com/v1/listen'),
+  /**
+   * Deepgram model: unset = nova-3 on live /v1/listen; a Flux model (`flux-general-en`, any name
+   * starting with `flux`) selects the Flux protocol on /v2/listen (DEEPGRAM_URL's /v1/listen path becomes /v2/listen).
+   */
+  DEEPGRAM_MODEL: z.string().trim().min(1).optional(),
   /** Speech-to-text: an OpenAI-compatible /v1/audio/transcriptions server, used when there is no Deepgram key. */
   STT_BASE_URL: z.string().url().optional(),
   STT_API_KEY: z.string().optional(),

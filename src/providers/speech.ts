@@ -3,7 +3,8 @@
  * account, the user's own keys. The one place that names the concrete speech adapters; the
  * composition root puts the result into the ProviderRegistry's stt/tts/realtime slots.
  *
- * - Speech-to-text: Deepgram when a Deepgram key is there (DEEPGRAM_API_KEY or the account's),
+ * - Speech-to-text: Deepgram when a Deepgram key is there (DEEPGRAM_API_KEY or the account's;
+ *   live /v1/listen, or Flux on /v2/listen when DEEPGRAM_MODEL is a Flux model),
  *   else the OpenAI-compatible server when STT_BASE_URL is set (or the account has an OpenAI
  *   key: then OpenAI's own), else none (typed or sandbox conversations only).
  * - Text-to-speech: `local` always (it reports itself unavailable without eSpeak NG);
@@ -17,6 +18,7 @@
 import type { Config } from '../config.js';
 import { OpenAiRealtime } from './realtime/openai/index.js';
 import type { RealtimeProvider } from './realtime/types.js';
+import { DeepgramFluxStt, fluxUrl, isFluxModel } from './stt/deepgram/flux.js';
 import { DeepgramStt } from './stt/deepgram/index.js';
 import { OpenAiStt } from './stt/openai/index.js';
 import type { SttProvider } from './stt/types.js';
@@ -34,7 +36,7 @@ export const OPENAI_REALTIME_URL = 'wss://api.openai.com/v1/realtime?model=gpt-r
 
 export type SpeechConfig = Pick<
   Config,
-  | 'DEEPGRAM_API_KEY' | 'DEEPGRAM_URL'
+  | 'DEEPGRAM_API_KEY' | 'DEEPGRAM_URL' | 'DEEPGRAM_MODEL'
   | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL'
   | 'ELEVENLABS_API_KEY' | 'ELEVENLABS_URL' | 'ELEVENLABS_MODEL'
   | 'TTS_BASE_URL' | 'TTS_API_KEY' | 'TTS_MODEL'
@@ -62,7 +64,11 @@ export function speechProviders(config: SpeechConfig, keys: AccountKeys = {}, lo
   const deepgramKey = keys.deepgram ?? config.DEEPGRAM_API_KEY;
   const stt = openAiEndpoint(config.STT_BASE_URL, config.STT_API_KEY, keys.openai, OPENAI_API_BASE);
   // Both when both are configured: an assistant's transcriber_provider_id chooses; Deepgram is the default.
-  if (deepgramKey) out.stt.push(new DeepgramStt({ url: config.DEEPGRAM_URL, apiKey: deepgramKey }));
+  if (deepgramKey) {
+    // A Flux model speaks another protocol on /v2/listen (its own end-of-turn events).
+    const model = config.DEEPGRAM_MODEL;
+    out.stt.push(isFluxModel(model) ? new DeepgramFluxStt({ url: fluxUrl(config.DEEPGRAM_URL), apiKey: deepgramKey, model }) : new DeepgramStt({ url: config.DEEPGRAM_URL, apiKey: deepgramKey, model }));
+  }
   if (stt) out.stt.push(new OpenAiStt({ baseUrl: stt.url, apiKey: stt.apiKey, model: config.STT_MODEL }));
 
   if (local) out.tts.push(local);

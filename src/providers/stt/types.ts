@@ -5,6 +5,9 @@
  *
  * - A streaming provider (Deepgram live) endpoints by itself: `transcript` with `speechFinal`
  *   and/or `utterance-end` tell the core the caller has finished (endpoint_type `ai`).
+ * - A turn-detecting provider (Deepgram Flux on /v2/listen) also reports `turn` events
+ *   (start, update, eager end, resumed, end); its end of turn is a final `transcript` with
+ *   `speechFinal`, so a core that reads only the plain events works unchanged.
  * - A batch provider (OpenAI-compatible /v1/audio/transcriptions) transcribes the audio
  *   written since the last `finalize()` when the core calls it (after VAD end of speech),
  *   then reports one final transcript with `speechFinal: true` and an `utterance-end`.
@@ -20,7 +23,21 @@ export interface SttStreamOptions {
   utteranceEndMs?: number;
   /** Words to boost (names, products), when the provider supports it. */
   keywords?: string[];
+  /** Turn-detecting providers (Deepgram Flux): their end-of-turn thresholds; unset keeps the provider's defaults. */
+  turn?: SttTurnSettings;
 }
+
+export interface SttTurnSettings {
+  /** Confidence at which the provider ends the turn (Flux `eot_threshold`, 0.5–1.0; 1.0: never by itself). */
+  eotThreshold?: number;
+  /** Confidence for a speculative end (Flux `eager_eot_threshold`, 0.3–0.9); unset: no eager ends. */
+  eagerEotThreshold?: number;
+  /** Silence after which the turn ends whatever the confidence (Flux `eot_timeout_ms`). */
+  eotTimeoutMs?: number;
+}
+
+/** A turn-detecting provider's turn events (Deepgram Flux `TurnInfo`). */
+export type SttTurnEvent = 'start' | 'update' | 'eager-end' | 'resumed' | 'end';
 
 export type SttEvent =
   /** The provider's own voice activity detection heard speech begin. */
@@ -29,6 +46,12 @@ export type SttEvent =
   | { type: 'transcript'; text: string; isFinal: boolean; speechFinal: boolean }
   /** The provider's end-of-utterance signal (Deepgram `UtteranceEnd`). */
   | { type: 'utterance-end' }
+  /**
+   * The provider's own view of the caller's turn (Flux): `transcript` is the whole turn's text so
+   * far, `confidence` its end-of-turn confidence, `trigger` why an `end` came (`model`, `manual`
+   * after finalize(), `timeout`). Sent beside the plain events above, which keep their meaning.
+   */
+  | { type: 'turn'; event: SttTurnEvent; transcript: string; confidence: number; turnIndex: number; trigger?: string }
   /** `fatal`: the stream is gone; the core may open a new one. */
   | { type: 'error'; message: string; fatal: boolean };
 

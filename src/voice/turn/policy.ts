@@ -123,6 +123,8 @@ export class EndOfTurnPolicy {
   private providerProbability: number | null = null;
   /** The provider said the turn is over (endpoint_type ai), at this time. */
   private providerEnd: { at: number } | null = null;
+  /** The words of the provider's last `end`, until the final transcript that repeats them. */
+  private providerFinal: string | null = null;
   private speculated: string | null = null;
   private speculations = 0;
   private finalizeAskedAt: number | null = null;
@@ -159,8 +161,12 @@ export class EndOfTurnPolicy {
         break;
       case 'transcript':
         if (signal.final) {
-          if (signal.text.trim() !== '') this.finals.push(signal.text.trim());
+          // A Flux stream reports its EndOfTurn twice (as the turn event and as a final): keep the words once.
+          const echo = this.providerFinal !== null && signal.text.trim() === this.providerFinal;
+          this.providerFinal = null;
           this.interim = '';
+          if (echo) break;
+          if (signal.text.trim() !== '') this.finals.push(signal.text.trim());
         } else {
           this.interim = signal.text.trim();
           // New words after speech_final: Deepgram's endpoint was a pause, not the end (Pipecat does the same).
@@ -199,6 +205,7 @@ export class EndOfTurnPolicy {
     this.audio = null;
     this.providerProbability = null;
     this.providerEnd = null;
+    this.providerFinal = null;
     this.speculated = null;
     this.speculations = 0;
     this.finalizeAskedAt = null;
@@ -232,6 +239,7 @@ export class EndOfTurnPolicy {
         return;
       case 'end':
         if (text) this.finals.push(text);
+        this.providerFinal = text;
         this.interim = '';
         this.providerProbability = Math.max(signal.confidence ?? 0, 0.9);
         if (this.options.endpointType === 'ai') this.providerEnd ??= { at: now };
@@ -359,6 +367,9 @@ export class EndOfTurnPolicy {
 
   private confirm(text: string, endOfSpeechAt: number, now: number, why: ConfirmReason, out: TurnDecision[], judgement = this.judge(text), p = this.probability(judgement)): void {
     out.push({ type: 'confirmed', text, endOfSpeechAt, probability: p, why, judgement, at: now });
+    const echo = this.providerFinal;
     this.reset();
+    // The final transcript that repeats a Flux end may still come after the confirmation.
+    this.providerFinal = echo;
   }
 }

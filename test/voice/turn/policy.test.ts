@@ -217,6 +217,21 @@ describe('end-of-turn policy (endpoint_type ai): provider turn events', () => {
     expect(brief(d)).toEqual(['900 likely-over "I need a taxi"', '1000 resumed (provider)', '1500 likely-over "I need a taxi to the airport"', '1550 confirmed "I need a taxi to the airport" (provider)']);
   });
 
+  it('Flux reports its end twice (turn event, then the final transcript): the words count once', () => {
+    const d = play(
+      [
+        [0, { type: 'speech-started', at: 0 }],
+        [500, { type: 'transcript', text: 'Thanks', final: false }],
+        [500, { type: 'provider-turn', event: 'update', text: 'Thanks' }],
+        [1000, { type: 'speech-stopped', at: 800 }],
+        [1050, { type: 'provider-turn', event: 'end', text: 'Thanks.', confidence: 0.9 }],
+        [1050, { type: 'transcript', text: 'Thanks.', final: true, speechFinal: true }],
+      ],
+      { endpointType: 'ai' },
+    );
+    expect(brief(d)).toEqual(['1000 likely-over "Thanks"', '1050 confirmed "Thanks." (provider)']);
+  });
+
   it('Flux EndOfTurn while the VAD still hears the caller waits for the VAD', () => {
     const d = play(
       [
