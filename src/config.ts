@@ -56,6 +56,12 @@ const envSchema = z.object({
    * starting with `flux`) selects the Flux protocol on /v2/listen (DEEPGRAM_URL's /v1/listen path becomes /v2/listen).
    */
   DEEPGRAM_MODEL: z.string().trim().min(1).optional(),
+  /**
+   * A Smart Turn v3 ONNX file (pipecat-ai/smart-turn-v3 on Hugging Face, BSD-2-Clause; the operator
+   * downloads it, nothing is fetched at run time): an audio signal for the end of the caller's turn.
+   * Unset: no audio turn model.
+   */
+  TURN_MODEL_PATH: z.string().trim().min(1).optional(),
   /** Speech-to-text: an OpenAI-compatible /v1/audio/transcriptions server, used when there is no Deepgram key. */
   STT_BASE_URL: z.string().url().optional(),
   STT_API_KEY: z.string().optional(),

@@ -2,10 +2,12 @@
  * `doctor` checks of the offline voice parts: the local voice (eSpeak NG, optional, in a child
  * process) and the Silero VAD model. Neither failing stops calls: without eSpeak the `local`
  * voices cannot speak (other providers can); without the model the voice core falls back to a
- * loudness detector. So both warn, never fail.
+ * loudness detector. So both warn, never fail. The Smart Turn model (TURN_MODEL_PATH) is optional
+ * too: when it is set but does not load, the end of turn is decided without it.
  */
 import { SILERO_MODEL_PATH, SileroVadRunner } from '../audio/vad/silero.js';
 import { EspeakPool } from '../providers/tts/local/pool.js';
+import { SmartTurn } from '../voice/turn/smart-turn.js';
 import type { Check, CheckResult } from './doctor.js';
 
 export function localVoiceCheck(packageName?: string): Check {
@@ -49,3 +51,27 @@ export function vadCheck(modelPath = SILERO_MODEL_PATH): Check {
     },
   };
 }
+
+/** TURN_MODEL_PATH: unset is fine; set, the file must load and score. */
+export const turnModelCheck: Check = {
+  name: 'audio turn model',
+  async run({ config }): Promise<CheckResult> {
+    const file = config.TURN_MODEL_PATH;
+    if (!file) return { status: 'ok', detail: 'TURN_MODEL_PATH is not set: the end of a turn is judged from silence, words and the STT without an audio model' };
+    try {
+      const model = await SmartTurn.load(file);
+      try {
+        const { probability } = await model.predict(new Float32Array(16_000));
+        return { status: 'ok', detail: `Smart Turn loads from ${file} and scores (1 s of silence: ${probability.toFixed(2)})` };
+      } finally {
+        await model.close();
+      }
+    } catch (err) {
+      return {
+        status: 'warn',
+        detail: `${(err as Error).message.split('\n')[0]}: the end of a turn is judged without the audio model`,
+        fix: 'point TURN_MODEL_PATH at smart-turn-v3.2-cpu.onnx from https://huggingface.co/pipecat-ai/smart-turn-v3 (BSD-2-Clause), or unset it',
+      };
+    }
+  },
+};

@@ -12,7 +12,7 @@ import { pendingMigrations } from '../db/migrate.js';
 import { connect, type Database } from '../db/pool.js';
 import { openDatabaseTarget, type DatabaseTarget } from './database.js';
 import { twilioCheck, voicesCheck } from './doctor-carriers.js';
-import { localVoiceCheck, vadCheck } from './doctor-voice.js';
+import { localVoiceCheck, turnModelCheck, vadCheck } from './doctor-voice.js';
 import type { Session } from './session.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -157,7 +157,7 @@ const sandboxCheck: Check = {
 };
 
 /** Every check, in the order printed. Carriers and speech providers add theirs here. */
-export const checks: Check[] = [databaseCheck, adminTokenCheck, secretKeyCheck, accountsCheck, publicUrlCheck, llmCheck, sandboxCheck, twilioCheck, voicesCheck, localVoiceCheck(), vadCheck()];
+export const checks: Check[] = [databaseCheck, adminTokenCheck, secretKeyCheck, accountsCheck, publicUrlCheck, llmCheck, sandboxCheck, twilioCheck, voicesCheck, localVoiceCheck(), vadCheck(), turnModelCheck];
 
 export async function runChecks(config: Config, log: Session['log'], list: Check[] = checks, timeoutMs = 5_000): Promise<{ name: string; result: CheckResult }[]> {
   const ctx: DoctorContext = { config, timeoutMs };

@@ -1,7 +1,9 @@
 /** The doctor's checks of the local voice and the VAD model, present and absent. */
 import { describe, expect, it } from 'vitest';
-import { localVoiceCheck, vadCheck } from '../../src/cli/doctor-voice.js';
+import { localVoiceCheck, turnModelCheck, vadCheck } from '../../src/cli/doctor-voice.js';
 import { checks, type DoctorContext } from '../../src/cli/doctor.js';
+import { loadConfig } from '../../src/config.js';
+import { logit, writeSmartTurnStandIn } from '../support/onnx-stand-in.js';
 
 const ctx = {} as DoctorContext;
 
@@ -25,6 +27,19 @@ describe('doctor: local voice and VAD', () => {
       status: 'warn',
       detail: expect.stringContaining('loudness detector'),
       fix: expect.stringContaining('/nonexistent/silero_vad.onnx'),
+    });
+  });
+
+  it('checks the Smart Turn file when TURN_MODEL_PATH names one, and is fine without it', async () => {
+    const withPath = (path?: string) => ({ config: loadConfig(path ? { TURN_MODEL_PATH: path } : {}) }) as DoctorContext;
+    expect(checks).toContain(turnModelCheck);
+    expect(await turnModelCheck.run(withPath())).toMatchObject({ status: 'ok', detail: expect.stringContaining('TURN_MODEL_PATH is not set') });
+    const file = writeSmartTurnStandIn(0, logit(0.25));
+    expect(await turnModelCheck.run(withPath(file))).toEqual({ status: 'ok', detail: `Smart Turn loads from ${file} and scores (1 s of silence: 0.25)` });
+    expect(await turnModelCheck.run(withPath('/nonexistent/smart-turn.onnx'))).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('/nonexistent/smart-turn.onnx'),
+      fix: expect.stringContaining('huggingface.co/pipecat-ai/smart-turn-v3'),
     });
   });
 });
