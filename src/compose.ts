@@ -10,6 +10,7 @@ import { callEnginePart } from './calls/index.js';
 import { END_CALL_TOOL } from './calls/session.js';
 import type { Config } from './config.js';
 import { dialerPart } from './dialer/index.js';
+import { knowledgePart } from './knowledge/index.js';
 import type { PartFactory } from './parts.js';
 import { createLlmProvider } from './providers/llm/index.js';
 import { ProviderRegistry } from './providers/registry.js';
@@ -38,6 +39,8 @@ export const fullProcess: readonly PartFactory[] = [
   callCountsPart,
   // The campaign dialer (subscribes its own call-finished queue; start order does not matter).
   dialerPart,
+  // Processes knowledge-base documents on the job queue.
+  knowledgePart,
 ];
 
 export type TwilioConfig = Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_API_URL' | 'publicBaseUrl'>;

@@ -46,6 +46,12 @@ const envSchema = z.object({
    */
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(30).max(3600).default(120),
   ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** Knowledge bases (issue 29): an optional OpenAI-compatible /v1/embeddings server for hybrid search. */
+  EMBEDDINGS_BASE_URL: z.string().url().optional(),
+  EMBEDDINGS_API_KEY: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().default('text-embedding-3-small'),
+  /** Largest knowledge-base upload (PDF, DOCX, TXT), in megabytes. */
+  KNOWLEDGE_MAX_DOCUMENT_MB: z.coerce.number().positive().max(200).default(20),
   LLM_BASE_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().optional(),
   /** Speech-to-text: Deepgram live when its key is set (src/providers/stt/deepgram). */

@@ -9,6 +9,7 @@ import { callRoutes } from './calls/routes.js';
 import { makeCallRoutes } from './calls/make-call.js';
 import { callTurnRoutes } from './calls/turns.js';
 import { campaignRoutes } from './campaigns/routes.js';
+import { knowledgeBaseRoutes } from './knowledgebases/routes.js';
 import { leadRoutes } from './leads/routes.js';
 import { providerKeyRoutes } from './provider-keys/routes.js';
 import { referenceRoutes } from './reference/routes.js';
@@ -26,6 +27,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     referenceRoutes,
     toolRoutes,
     assistantRoutes,
+    knowledgeBaseRoutes,
     providerLookupRoutes,
     leadRoutes,
     campaignRoutes,

@@ -9,13 +9,16 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
   numeric,
   pgTable,
   primaryKey,
+  real,
   serial,
   smallint,
   text,
@@ -268,7 +271,8 @@ export const assistants = pgTable('assistants', {
   includeRecordingInWebhook: boolean('include_recording_in_webhook').notNull().default(true),
   fillerConfig: jsonb('filler_config').$type<FillerConfig>().notNull()
     .default({ neutral: [], negative: [], positive: [], question: [] }),
-  knowledgebaseId: integer('knowledgebase_id'),
+  /** Issue 29: the owner's knowledge base; deleting it detaches it (set null). */
+  knowledgebaseId: integer('knowledgebase_id').references(() => knowledgeBases.id, { onDelete: 'set null' }),
   knowledgebaseMode: text('knowledgebase_mode').notNull().default('function_call'),
   minInterruptWords: integer('min_interrupt_words').notNull().default(0),
   widgetSettings: jsonb('widget_settings').$type<Record<string, unknown>>().notNull().default({}),
@@ -504,3 +508,71 @@ export const widgetKeys = pgTable('widget_keys', {
   createdAt: createdAt(),
   revokedAt: ts('revoked_at'),
 }, (t) => [uniqueIndex('widget_keys_key_unique').on(t.key), index('widget_keys_assistant_idx').on(t.assistantId)]);
+
+// ---------------------------------------------------------------- knowledge bases (issue 29)
+
+/** A PostgreSQL full-text vector; written only by SQL (src/knowledge/store.ts), never read into JS. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** Binary file contents (an uploaded PDF or DOCX until it is processed). */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+export const knowledgeBases = pgTable('knowledge_bases', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('knowledge_bases_user_idx').on(t.userId, t.id)]);
+
+/**
+ * One source of a knowledge base: a website (crawled), a text, or an uploaded file. `source`
+ * keeps what processing needs (the upload's bytes, the text, the start URLs) so the job can run
+ * again after a restart; `text` is the extracted text of the last successful processing.
+ */
+export const knowledgeDocuments = pgTable('knowledge_documents', {
+  id: serial('id').primaryKey(),
+  knowledgeBaseId: integer('knowledge_base_id').notNull().references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(), // website | text | pdf | txt | docx
+  name: text('name').notNull(),
+  url: text('url'),
+  links: jsonb('links').$type<string[]>(),
+  relativeLinksLimit: integer('relative_links_limit'),
+  content: text('content'),
+  file: bytea('file'),
+  fileName: text('file_name'),
+  status: text('status').notNull().default('processing'), // processing | ready | failed
+  error: text('error'),
+  /** Bumped by every (re-)processing request; a job whose generation is stale does nothing. */
+  generation: integer('generation').notNull().default(1),
+  text: text('text'),
+  pages: jsonb('pages').$type<string[]>(),
+  chunkCount: integer('chunk_count').notNull().default(0),
+  processedAt: ts('processed_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('knowledge_documents_kb_idx').on(t.knowledgeBaseId, t.id)]);
+
+/**
+ * The searchable passages. `tsv` is weighted (heading A, body D) in the chunk's own text-search
+ * configuration and built from the unaccented text when `unaccent` is installed; `embedding`
+ * is filled only when an embeddings server is configured.
+ */
+export const knowledgeChunks = pgTable('knowledge_chunks', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  documentId: integer('document_id').notNull().references(() => knowledgeDocuments.id, { onDelete: 'cascade' }),
+  knowledgeBaseId: integer('knowledge_base_id').notNull().references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+  position: integer('position').notNull(),
+  heading: text('heading').notNull().default(''),
+  content: text('content').notNull(),
+  source: text('source'),
+  language: text('language').notNull().default('simple'),
+  tsv: tsvector('tsv').notNull(),
+  embedding: real('embedding').array(),
+}, (t) => [
+  index('knowledge_chunks_document_idx').on(t.documentId, t.position),
+  index('knowledge_chunks_kb_idx').on(t.knowledgeBaseId),
+  index('knowledge_chunks_tsv_idx').using('gin', t.tsv),
+]);

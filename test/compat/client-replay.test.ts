@@ -83,7 +83,7 @@ describe('a client of this API family, replayed end to end', () => {
       system_prompt: 'Be brief.',
     });
     for (const k of ['folder_id', 'label_ids', 'tts_emotion_enabled', 'ringing_time']) expect(assistant).not.toHaveProperty(k);
-    expect(assistant.knowledgebase_mode).not.toBe('prompt'); // a record field, but not writable here: ignored
+    expect(assistant.knowledgebase_mode).toBe('function_call'); // the default (issue 29)
     const aid = String(assistant.id);
 
     // the outbound list a client offers for campaigns and calls

@@ -77,7 +77,6 @@ export function fetchClient(baseUrl: string, token: string): Client {
 export const UNKNOWN_CLIENT_FIELDS = {
   folder_id: 7,
   label_ids: [1, 2],
-  knowledgebase_mode: 'prompt',
   tts_emotion_enabled: true,
   ringing_time: 30,
 } as const;

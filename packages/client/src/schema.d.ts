@@ -936,6 +936,9 @@ export interface paths {
                         initial_message?: string;
                         interrupt_sensitivity?: number;
                         is_webhook_active?: boolean;
+                        knowledgebase_id?: number | string | null;
+                        /** @enum {string} */
+                        knowledgebase_mode?: "prompt" | "function_call";
                         language?: string;
                         language_id?: number | string;
                         llm_model?: string;
@@ -1280,6 +1283,9 @@ export interface paths {
                         initial_message?: string;
                         interrupt_sensitivity?: number;
                         is_webhook_active?: boolean;
+                        knowledgebase_id?: number | string | null;
+                        /** @enum {string} */
+                        knowledgebase_mode?: "prompt" | "function_call";
                         language?: string;
                         language_id?: number | string;
                         llm_model?: string;
@@ -3555,6 +3561,753 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/knowledgebases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's knowledge bases, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                description: string | null;
+                                documents_count: number;
+                                /** @description why, when status is failed */
+                                error: string | null;
+                                id: number;
+                                name: string;
+                                /**
+                                 * @description empty: no documents; processing: a document is being processed; failed: every document failed (see error); else ready
+                                 * @enum {string}
+                                 */
+                                status: "empty" | "processing" | "ready" | "failed";
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a knowledge base (empty until documents are added) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                description: string | null;
+                                documents_count: number;
+                                /** @description why, when status is failed */
+                                error: string | null;
+                                id: number;
+                                name: string;
+                                /**
+                                 * @description empty: no documents; processing: a document is being processed; failed: every document failed (see error); else ready
+                                 * @enum {string}
+                                 */
+                                status: "empty" | "processing" | "ready" | "failed";
+                                updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/knowledgebases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one of the caller's knowledge bases */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                description: string | null;
+                                documents_count: number;
+                                /** @description why, when status is failed */
+                                error: string | null;
+                                id: number;
+                                name: string;
+                                /**
+                                 * @description empty: no documents; processing: a document is being processed; failed: every document failed (see error); else ready
+                                 * @enum {string}
+                                 */
+                                status: "empty" | "processing" | "ready" | "failed";
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Rename a knowledge base or change its description */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                description: string | null;
+                                documents_count: number;
+                                /** @description why, when status is failed */
+                                error: string | null;
+                                id: number;
+                                name: string;
+                                /**
+                                 * @description empty: no documents; processing: a document is being processed; failed: every document failed (see error); else ready
+                                 * @enum {string}
+                                 */
+                                status: "empty" | "processing" | "ready" | "failed";
+                                updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a knowledge base with its documents; assistants that used it no longer have one */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/knowledgebases/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The documents of a knowledge base, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                /** @description why processing failed */
+                                error: string | null;
+                                file_name: string | null;
+                                id: number;
+                                knowledgebase_id: number;
+                                /** @description website: the pages read, when given as a list */
+                                links: string[] | null;
+                                name: string;
+                                /** @description website: the pages that were read */
+                                pages: string[] | null;
+                                processed_at: string | null;
+                                /** @description website: pages followed from the start page, 1-50 */
+                                relative_links_limit: number | null;
+                                /** @description bytes of the uploaded file or the text */
+                                size: number | null;
+                                /** @enum {string} */
+                                status: "processing" | "ready" | "failed";
+                                /** @enum {string} */
+                                type: "website" | "text" | "pdf" | "txt" | "docx";
+                                updated_at: string;
+                                /** @description website: the start page */
+                                url: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a document: a website or a text as JSON, or a file (pdf, txt, docx) as multipart/form-data
+         * @description JSON: `{"type": "website", "url": …, "relative_links_limit": 1-50 (default 10)}` crawls the site from that page, staying on its origin and obeying robots.txt; `{"type": "website", "links": [...]}` reads exactly those pages; `{"type": "text", "content": …}`. multipart/form-data: a part `file` (at most KNOWLEDGE_MAX_DOCUMENT_MB, default 20 MB; 413 when larger), optional fields `type` (pdf, txt, docx; else from the file name) and `name`. The document is processed in the background: its status is `processing`, then `ready` or `failed` with the reason. Addresses the service may not reach (private, link-local, metadata) are a 422.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content?: string;
+                        links?: string[];
+                        name?: string;
+                        relative_links_limit?: number;
+                        /** @enum {string} */
+                        type: "website" | "text" | "pdf" | "txt" | "docx";
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                /** @description why processing failed */
+                                error: string | null;
+                                file_name: string | null;
+                                id: number;
+                                knowledgebase_id: number;
+                                /** @description website: the pages read, when given as a list */
+                                links: string[] | null;
+                                name: string;
+                                /** @description website: the pages that were read */
+                                pages: string[] | null;
+                                processed_at: string | null;
+                                /** @description website: pages followed from the start page, 1-50 */
+                                relative_links_limit: number | null;
+                                /** @description bytes of the uploaded file or the text */
+                                size: number | null;
+                                /** @enum {string} */
+                                status: "processing" | "ready" | "failed";
+                                /** @enum {string} */
+                                type: "website" | "text" | "pdf" | "txt" | "docx";
+                                updated_at: string;
+                                /** @description website: the start page */
+                                url: string | null;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/knowledgebases/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one document of a knowledge base */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    documentId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                /** @description why processing failed */
+                                error: string | null;
+                                file_name: string | null;
+                                id: number;
+                                knowledgebase_id: number;
+                                /** @description website: the pages read, when given as a list */
+                                links: string[] | null;
+                                name: string;
+                                /** @description website: the pages that were read */
+                                pages: string[] | null;
+                                processed_at: string | null;
+                                /** @description website: pages followed from the start page, 1-50 */
+                                relative_links_limit: number | null;
+                                /** @description bytes of the uploaded file or the text */
+                                size: number | null;
+                                /** @enum {string} */
+                                status: "processing" | "ready" | "failed";
+                                /** @enum {string} */
+                                type: "website" | "text" | "pdf" | "txt" | "docx";
+                                updated_at: string;
+                                /** @description website: the start page */
+                                url: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Rename a document, change its source (text, URL, links) or process it again; its chunks are replaced at once when done */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    documentId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        content?: string;
+                        links?: string[];
+                        name?: string;
+                        relative_links_limit?: number;
+                        /** @description process the document again from its source (a website is crawled again) */
+                        reprocess?: boolean;
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunks_count: number;
+                                created_at: string;
+                                /** @description why processing failed */
+                                error: string | null;
+                                file_name: string | null;
+                                id: number;
+                                knowledgebase_id: number;
+                                /** @description website: the pages read, when given as a list */
+                                links: string[] | null;
+                                name: string;
+                                /** @description website: the pages that were read */
+                                pages: string[] | null;
+                                processed_at: string | null;
+                                /** @description website: pages followed from the start page, 1-50 */
+                                relative_links_limit: number | null;
+                                /** @description bytes of the uploaded file or the text */
+                                size: number | null;
+                                /** @enum {string} */
+                                status: "processing" | "ready" | "failed";
+                                /** @enum {string} */
+                                type: "website" | "text" | "pdf" | "txt" | "docx";
+                                updated_at: string;
+                                /** @description website: the start page */
+                                url: string | null;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a document and its passages */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    documentId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/knowledgebases/{id}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search a knowledge base as a call does: the best passages for a question
+         * @description Full-text search in PostgreSQL (every language the documents are in, accents folded, rare words weighing more, headings more than body text, trigrams for names and numbers); with EMBEDDINGS_BASE_URL set, also by embedding similarity, the lists fused by reciprocal rank.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit?: string;
+                    q: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                chunk_id: number;
+                                /** @description the whole passage */
+                                content: string;
+                                document_id: number;
+                                document_name: string;
+                                /** @description the headings above the passage, joined by › */
+                                heading: string;
+                                score: number;
+                                /** @description the best-matching part of the passage */
+                                snippet: string;
+                                /** @description the page a website passage was read from */
+                                source: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

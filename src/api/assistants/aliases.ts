@@ -83,6 +83,8 @@ const SAME_NAME = [
   'max_silence_duration',
   'end_call_on_voicemail',
   'voice_mail_message',
+  'knowledgebase_id',
+  'knowledgebase_mode',
   'status',
   'tools',
   'synthesizer_provider_id',

@@ -108,6 +108,9 @@ export const assistantFields = {
   ambient_sound: v.enum(AMBIENT_SOUNDS),
   /** Extension (issue 19): left on a voicemail box, then the call ends; null or '' clears it. */
   voice_mail_message: v.string({ max: 1000 }).nullable(),
+  // ---- issue 29: the caller's knowledge base (null: none) and how calls use it
+  knowledgebase_id: v.id().nullable(),
+  knowledgebase_mode: v.enum(['prompt', 'function_call']),
 };
 
 type Fields = typeof assistantFields;

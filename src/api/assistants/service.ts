@@ -8,7 +8,7 @@
  */
 import { and, asc, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';
-import { assistants, assistantTools, phoneNumbers, tools, voices } from '../../db/schema.js';
+import { assistants, assistantTools, knowledgeBases, phoneNumbers, tools, voices } from '../../db/schema.js';
 import { listLanguages, listModels } from '../reference/service.js';
 import { SecretKeyMissingError, type CredentialSealer } from '../../lib/secrets.js';
 import { ErrorBag, HttpError } from '../toolkit/errors.js';
@@ -106,6 +106,8 @@ export async function referencesOf(db: Db): Promise<References> {
   return { languages: langs, models };
 }
 
+export const MULTIMODAL_KNOWLEDGE_MODE = 'Only function_call mode is available for multimodal assistants';
+
 const byName = <T extends { name: string }>(list: readonly T[], name: string) =>
   list.find((x) => x.name.toLowerCase() === name.toLowerCase());
 
@@ -184,6 +186,20 @@ export async function resolve(
       errors.add(f, `The ${attributeName([f])} field does not match the mode of the assistant's voice (${voice.mode}).`);
     }
   }
+
+  // ---- knowledge base (issue 29): the caller's own; `prompt` mode only for pipeline assistants
+  if (val.knowledgebase_id !== undefined && val.knowledgebase_id !== null) {
+    const [kb] = await tx
+      .select({ id: knowledgeBases.id })
+      .from(knowledgeBases)
+      .where(and(eq(knowledgeBases.id, val.knowledgebase_id), eq(knowledgeBases.userId, userId)));
+    if (!kb) errors.add('knowledgebase_id', 'The selected knowledgebase id is invalid.');
+  }
+  if ((val.knowledgebase_mode ?? current?.knowledgebaseMode) === 'prompt' && mode === 'multimodal') {
+    errors.add(val.knowledgebase_mode !== undefined ? 'knowledgebase_mode' : field('mode', 'engine_type'), MULTIMODAL_KNOWLEDGE_MODE);
+  }
+  if (val.knowledgebase_id !== undefined) patch.knowledgebaseId = val.knowledgebase_id;
+  if (val.knowledgebase_mode !== undefined) patch.knowledgebaseMode = val.knowledgebase_mode;
 
   // ---- phone number: the caller's; an inbound assistant's must be available and not Caller ID
   const type = val.type ?? current?.type;

@@ -235,7 +235,6 @@ describe('client fields we do not implement', () => {
     const extra = {
       folder_id: 7,
       label_ids: [1, 2],
-      knowledgebase_mode: 'prompt',
       tts_emotion_enabled: true,
       ringing_time: 20,
       widget_settings: { color: 'red' },
@@ -246,7 +245,6 @@ describe('client fields we do not implement', () => {
     const r = created.body.data;
     expect(r).not.toHaveProperty('folder_id');
     expect(r).not.toHaveProperty('ringing_time');
-    expect(r.knowledgebase_mode).toBe('function_call');
     const updated = await alice.put(`/api/user/assistant/${r.id}`, { ...extra, name: 'Still fine' });
     expect(updated.status).toBe(200);
     expect(await read(r.id)).toEqual({ ...r, name: 'Still fine', updated_at: (await read(r.id)).updated_at });
