@@ -17,6 +17,7 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'vad', file: 'vad.ts', title: 'Silero VAD: cost per window and N calls at real pace in one process' },
   { name: 'retention', file: 'retention.ts', title: 'Retention: pruning the webhook delivery log under a writer' },
   { name: 'voice', file: 'voice.ts', title: 'Voice core: platform latency per turn, barge-in reaction, N concurrent calls' },
+  { name: 'turn-signals', file: 'turn-signals.ts', title: 'End-of-turn signals: Smart Turn off the event loop, text judge, backchannels, policy' },
 ];
 
 const wanted = process.argv.slice(2);

@@ -268,8 +268,12 @@ export class EndOfTurnPolicy {
     return sum / weight;
   }
 
+  /** The last judgement: the same words are judged once, however many events re-read them. */
+  private judged: { text: string; result: Completeness } | null = null;
+
   private judge(text: string): Completeness {
-    return (this.options.judge ?? judgeCompleteness)(text, this.options.language);
+    if (this.judged?.text !== text) this.judged = { text, result: (this.options.judge ?? judgeCompleteness)(text, this.options.language) };
+    return this.judged.result;
   }
 
   private speculate(endOfSpeechAt: number, now: number, out: TurnDecision[], askFinal = true): void {

@@ -68,6 +68,9 @@ const STAGES: Stage[] = (() => {
 /** cos/sin of −2π·k/5 for the radix-5 butterflies. */
 const C5 = [1, Math.cos((2 * Math.PI) / 5), Math.cos((4 * Math.PI) / 5), Math.cos((6 * Math.PI) / 5), Math.cos((8 * Math.PI) / 5)];
 const S5 = [0, -Math.sin((2 * Math.PI) / 5), -Math.sin((4 * Math.PI) / 5), -Math.sin((6 * Math.PI) / 5), -Math.sin((8 * Math.PI) / 5)];
+/** W_5^(j·r) as (cos, sin) per [j·5 + r]. */
+const W5_RE = Float64Array.from({ length: 25 }, (_, i) => C5[(Math.floor(i / 5) * (i % 5)) % 5]);
+const W5_IM = Float64Array.from({ length: 25 }, (_, i) => S5[(Math.floor(i / 5) * (i % 5)) % 5]);
 
 const work = { aRe: new Float64Array(N_FFT), aIm: new Float64Array(N_FFT), bRe: new Float64Array(N_FFT), bIm: new Float64Array(N_FFT), tRe: new Float64Array(5), tIm: new Float64Array(5) };
 
@@ -105,10 +108,9 @@ export function fft400(re: Float64Array, im: Float64Array, outRe: Float64Array, 
           } else {
             bRe = 0;
             bIm = 0;
-            for (let r = 0; r < p; r++) {
-              const w = (j * r) % p;
-              bRe += tRe[r] * C5[w] - tIm[r] * S5[w];
-              bIm += tRe[r] * S5[w] + tIm[r] * C5[w];
+            for (let r = 0, w = j * 5; r < 5; r++, w++) {
+              bRe += tRe[r] * W5_RE[w] - tIm[r] * W5_IM[w];
+              bIm += tRe[r] * W5_IM[w] + tIm[r] * W5_RE[w];
             }
           }
           const wRe = twRe[q * p + j];
@@ -184,6 +186,9 @@ export function whisperFeatures(audio: Float32Array): Float32Array {
   }
 
   const logMel = new Float32Array(N_MELS * N_FRAMES);
+  // Frames that lie wholly in the front padding are all the same constant: compute one, copy it.
+  // A 2 s turn leaves ~600 of the 800 frames to copy.
+  const constantFrames = Math.max(0, Math.floor((N_SAMPLES - take - N_FFT / 2) / HOP));
   const aRe = new Float64Array(N_FFT);
   const aIm = new Float64Array(N_FFT);
   const outRe = new Float64Array(N_FFT);
@@ -191,7 +196,9 @@ export function whisperFeatures(audio: Float32Array): Float32Array {
   const power = [new Float64Array(BINS), new Float64Array(BINS)];
   let max = -Infinity;
   // Two real frames per complex FFT: frame f in the real part, f + 1 in the imaginary part.
-  for (let f = 0; f < N_FRAMES; f += 2) {
+  // The first constant frame (if any) is computed; the others are copied after the loop.
+  const computedFrom = constantFrames > 1 ? constantFrames - 1 : 0;
+  for (let f = computedFrom; f < N_FRAMES; f += 2) {
     for (let n = 0; n < N_FFT; n++) {
       aRe[n] = padded[f * HOP + n] * WINDOW[n];
       aIm[n] = f + 1 < N_FRAMES ? padded[(f + 1) * HOP + n] * WINDOW[n] : 0;
@@ -219,6 +226,7 @@ export function whisperFeatures(audio: Float32Array): Float32Array {
       }
     }
   }
+  for (let m = 0; m < N_MELS && computedFrom > 0; m++) logMel.fill(logMel[m * N_FRAMES + computedFrom], m * N_FRAMES, m * N_FRAMES + computedFrom);
   // 7. Dynamic range of 8 (log10 units) below the peak, then scale.
   const floor = max - 8;
   for (let i = 0; i < logMel.length; i++) logMel[i] = (Math.max(logMel[i], floor) + 4) / 4;
