@@ -4,8 +4,7 @@
  * schema older than this version (they would fail half-way); `migrate` brings it up to date.
  */
 import type { Logger } from 'pino';
-import { pino } from 'pino';
-import { loggerOptions } from '../logger.js';
+import { createLogger } from '../logger.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { pendingMigrations } from '../db/migrate.js';
 import { connect, type Database } from '../db/pool.js';
@@ -51,7 +50,7 @@ export function openSession(io: CliIo, json: boolean): Session {
   }
   // The CLI's own log lines (e.g. an embedded server it starts) are warnings only, on stderr,
   // with the service's redaction list (src/lib/redact.ts).
-  const log = pino(loggerOptions('warn'), { write: (s: string) => io.stderr(s) });
+  const log = createLogger('warn', 'json', { write: (s: string) => io.stderr(s) });
   return { config, out: createOutput(json, io.stdout, io.stderr), log, io };
 }
 

@@ -22,6 +22,7 @@ import { registerOpenApi } from './openapi.js';
 import { assertJsonDepth } from './json-limits.js';
 import { registerMetrics } from './metrics.js';
 import { registerRequestSpans } from './tracing.js';
+import { RequestLog } from './request-log.js';
 
 
 /** Raised by the schema validator; turned into 404 (path params) or 422 (everything else). */
@@ -60,6 +61,7 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
   const timeouts = ctx.config;
   const app = Fastify({
     loggerInstance: ctx.log,
+    logController: new RequestLog(),
     bodyLimit: BODY_LIMIT,
     // Slow clients (slowloris): the whole request, headers included, must arrive within
     // HTTP_REQUEST_TIMEOUT; the headers within HTTP_HEADERS_TIMEOUT. Node checks every second.

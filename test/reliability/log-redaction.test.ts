@@ -12,9 +12,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { pino } from 'pino';
 import { callEnginePart } from '../../src/calls/index.js';
-import { createLogger, loggerOptions } from '../../src/logger.js';
+import { createLogger } from '../../src/logger.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { webhookDeliveryPart } from '../../src/webhooks/background.js';
 import { insertAssistant } from '../support/fixtures.js';
@@ -52,7 +51,7 @@ let receiver: Receiver;
 
 async function start(env: Record<string, string>, parts: Parameters<typeof startService>[0]['parts']) {
   const config = testConfig({ LOG_LEVEL: 'trace', PORT: '0', HOST: '127.0.0.1', ...env });
-  return startService({ config, databaseUrl, listen: true, parts, log: pino(loggerOptions('trace'), sink), poolSize: 3 });
+  return startService({ config, databaseUrl, listen: true, parts, log: createLogger('trace', 'json', sink), poolSize: 3 });
 }
 
 async function request(service: RunningService, method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {

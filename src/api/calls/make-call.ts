@@ -52,6 +52,7 @@ export async function makeCallRoutes(app: FastifyInstance): Promise<void> {
       variables: req.body.variables ?? {},
       type: 'outbound',
     });
+    req.callId = callId;
     return { message: 'Call initiated successfully', call_id: callId, status: 'initiated' as const };
   });
 }

@@ -135,6 +135,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
     }
     // A shutting-down instance answers politely (the caller hears the refusal, the account sees why).
     const decision = await remote.inbound({ carrier: TWILIO_CARRIER, to, from, carrierCallId: callSid, shuttingDown: !e.takesCalls });
+    if (decision.callId !== null) req.callId = decision.callId;
     if (decision.kind === 'refused') {
       req.log.info({ to, callId: decision.callId, reason: decision.reason }, 'inbound Twilio call refused');
       return carrier.refusalTwiml(INBOUND_REFUSAL_TEXT);
@@ -170,6 +171,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
     // An unknown call cannot be verified against its account: refused like a forged one.
     if (!call || call.carrier !== TWILIO_CARRIER) throw forbidden();
     if (!(await verified(req, call.userId))) throw forbidden();
+    req.callId = callId;
     const sid = form.get('CallSid');
     if (call.carrierCallId && sid && sid !== call.carrierCallId) throw forbidden();
     const answeredBy = form.get('AnsweredBy');

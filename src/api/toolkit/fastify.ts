@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The token's user on every authenticated (`auth: 'user'`) route. */
     user: AuthUser;
+    /** The call this request concerns, for its log line (src/http/request-log.ts), when a route resolved one. */
+    callId?: number;
   }
   interface FastifyContextConfig {
     /** 'user' (default under /api), 'admin' (under /api/admin) or 'none'. */

@@ -1,8 +1,7 @@
 /** Tool headers may carry the customer's API keys: they are returned to their owner but never logged. */
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../../src/logger.js';
+import { createLogger } from '../../../src/logger.js';
 import { startService, type RunningService } from '../../../src/service.js';
 import { ADMIN_TOKEN, createTestDatabase, dropTestDatabase, testConfig } from '../../support/service.js';
 import { validTool } from './helpers.js';
@@ -32,7 +31,7 @@ beforeAll(async () => {
       done();
     },
   });
-  service = await startService({ config, databaseUrl, listen: false, log: pino(loggerOptions('trace'), sink), poolSize: 3 });
+  service = await startService({ config, databaseUrl, listen: false, log: createLogger('trace', 'json', sink), poolSize: 3 });
   const created = await call('POST', '/api/admin/users', { name: 'Logged', email: 'logged@example.test', max_tools: 1 }, ADMIN_TOKEN);
   token = created.body.token;
 });
