@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { workerReady } from '../worker-ready.js';
 import type { VadRate } from './silero.js';
 
 /** Floats of recurrent state per layer and call. */
@@ -122,20 +123,7 @@ export class WorkerInference implements Inference {
   static async load(modelPath: string): Promise<WorkerInference> {
     const ortPath = createRequire(import.meta.url).resolve('onnxruntime-node');
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ortPath, modelPath, sessionOptions: SESSION_OPTIONS } });
-    await new Promise<void>((resolve, reject) => {
-      const onMessage = (m: WorkerAnswer) => {
-        if (m.ready) resolve();
-        else if (m.failed !== undefined) reject(new Error(m.failed));
-        else return;
-        worker.off('message', onMessage);
-        worker.off('error', reject);
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-    }).catch(async (err: unknown) => {
-      await worker.terminate();
-      throw err;
-    });
+    await workerReady<WorkerAnswer>(worker);
     return new WorkerInference(worker);
   }
 

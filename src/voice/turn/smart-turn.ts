@@ -17,6 +17,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerReady } from '../../audio/worker-ready.js';
 import { SAMPLE_RATE } from './whisper-features.js';
 
 export { SAMPLE_RATE as TURN_MODEL_SAMPLE_RATE };
@@ -99,21 +100,8 @@ export class SmartTurn {
   static async load(modelPath: string, options: SmartTurnOptions = {}): Promise<SmartTurn> {
     const entry = workerEntry();
     const worker = new Worker(entry.script, { eval: entry.eval, workerData: { modelPath, sessionOptions: SESSION_OPTIONS } });
-    const ready = await new Promise<Answer>((resolve, reject) => {
-      const onMessage = (m: Answer) => {
-        if (m.ready) resolve(m);
-        else if (m.failed !== undefined) reject(new Error(`Smart Turn model ${modelPath}: ${m.failed}`));
-        else return;
-        worker.off('message', onMessage);
-        worker.off('error', reject);
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-    }).catch(async (err: unknown) => {
-      await worker.terminate();
-      throw err;
-    });
-    return new SmartTurn(worker, (ready as { inputs: string[] }).inputs, (ready as { outputs: string[] }).outputs, options);
+    const ready = await workerReady<Answer & { inputs?: string[]; outputs?: string[] }>(worker, (reason) => `Smart Turn model ${modelPath}: ${reason}`);
+    return new SmartTurn(worker, ready.inputs ?? [], ready.outputs ?? [], options);
   }
 
   /** The probability that the turn in `audio` (16 kHz mono floats in [-1, 1]; the last 8 s count) is complete. */

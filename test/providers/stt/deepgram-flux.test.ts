@@ -4,10 +4,10 @@ import { loadConfig } from '../../../src/config.js';
 import { speechProviders } from '../../../src/providers/speech.js';
 import { DeepgramFluxStt, fluxUrl, isFluxModel } from '../../../src/providers/stt/deepgram/flux.js';
 import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
-import type { SttEvent, SttStream, SttStreamOptions } from '../../../src/providers/stt/types.js';
+import type { SttEvent, SttProvider, SttStream, SttStreamOptions } from '../../../src/providers/stt/types.js';
 import { ClipBook } from '../../support/doubles/clips.js';
 import { DeepgramFluxDouble } from '../../support/doubles/deepgram-flux.js';
-import { recordEvents } from '../../support/doubles/recorder.js';
+import { openRecorded, playFrames } from '../../support/stt-stream.js';
 
 const clips = new ClipBook();
 let double: DeepgramFluxDouble;
@@ -27,17 +27,8 @@ beforeEach(() => Object.assign(double.knobs, { failAuth: false, confidence: () =
 const stt = (over: Partial<ConstructorParameters<typeof DeepgramFluxStt>[0]> = {}) => new DeepgramFluxStt({ url: double.url, apiKey: double.knobs.apiKey, maxPendingMs: 30_000, ...over });
 const options: SttStreamOptions = { sampleRate: RATE, language: 'en' };
 
-async function open(provider = stt(), opts = options) {
-  const rec = recordEvents<SttEvent>();
-  const stream: SttStream = await provider.open(opts, rec.emit);
-  return { stream, events: rec.events, next: rec.next };
-}
-
-/** Writes audio in 20 ms frames, the way a call delivers it. */
-function play(stream: SttStream, samples: Int16Array): void {
-  const frame = RATE / 50;
-  for (let i = 0; i < samples.length; i += frame) stream.write(samples.subarray(i, i + frame));
-}
+const open = (provider: SttProvider = stt(), opts = options) => openRecorded(provider, opts);
+const play = (stream: SttStream, samples: Int16Array) => playFrames(stream, samples, RATE);
 
 const utterance = (text: string, trailingMs = 800) => concat([silence(200, RATE), clips.say(text, RATE), silence(trailingMs, RATE)]);
 const turnEvents = (events: SttEvent[]) => events.filter((e): e is Extract<SttEvent, { type: 'turn' }> => e.type === 'turn');

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
-import type { SttEvent, SttStream, SttStreamOptions } from '../../../src/providers/stt/types.js';
+import type { SttEvent, SttProvider, SttStream, SttStreamOptions } from '../../../src/providers/stt/types.js';
 import { ClipBook } from '../../support/doubles/clips.js';
 import { DeepgramDouble } from '../../support/doubles/deepgram.js';
-import { recordEvents } from '../../support/doubles/recorder.js';
+import { openRecorded, playFrames } from '../../support/stt-stream.js';
 
 const clips = new ClipBook();
 let double: DeepgramDouble;
@@ -25,18 +25,8 @@ beforeEach(() =>
 const stt = (over: Partial<ConstructorParameters<typeof DeepgramStt>[0]> = {}) => new DeepgramStt({ url: double.url, apiKey: double.knobs.apiKey, ...over });
 const options: SttStreamOptions = { sampleRate: RATE, language: 'en', endpointingMs: 300, utteranceEndMs: 1000 };
 
-/** Opens a stream that records its events. */
-async function open(provider = stt(), opts = options) {
-  const rec = recordEvents<SttEvent>();
-  const stream: SttStream = await provider.open(opts, rec.emit);
-  return { stream, events: rec.events, next: rec.next };
-}
-
-/** Writes audio in 20 ms frames, the way a call delivers it. */
-function play(stream: SttStream, samples: Int16Array): void {
-  const frame = RATE / 50;
-  for (let i = 0; i < samples.length; i += frame) stream.write(samples.subarray(i, i + frame));
-}
+const open = (provider: SttProvider = stt(), opts = options) => openRecorded(provider, opts);
+const play = (stream: SttStream, samples: Int16Array) => playFrames(stream, samples, RATE);
 
 const utterance = (text: string, trailingMs = 1300) => concat([silence(200, RATE), clips.say(text, RATE), silence(trailingMs, RATE)]);
 
