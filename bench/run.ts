@@ -1,6 +1,7 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks under bench/ and prints one table each.
- * Without names, all of them. Each module exports `run(): Promise<Row[]>`.
+ * Without names, all of them. Each module exports `run(): Promise<Row[]>`. Arguments starting
+ * with `--` (e.g. `--quick`) are left to the suites, which read them from process.argv.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,9 +19,11 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'retention', file: 'retention.ts', title: 'Retention: pruning the webhook delivery log under a writer' },
   { name: 'voice', file: 'voice.ts', title: 'Voice core: platform latency per turn, barge-in reaction, N concurrent calls' },
   { name: 'turn-signals', file: 'turn-signals.ts', title: 'End-of-turn signals: Smart Turn off the event loop, text judge, backchannels, policy' },
+  { name: 'turn-taking', file: 'turn-taking.ts', title: 'Turn-taking at default settings, through the Twilio double (issue 26)' },
 ];
 
-const wanted = process.argv.slice(2);
+// Options (`--quick`) are the suites' own; the other arguments name suites.
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 for (const suite of suites) {
   if (wanted.length > 0 && !wanted.includes(suite.name)) continue;
   const file = path.join(root, 'bench', suite.file);

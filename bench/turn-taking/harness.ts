@@ -1,0 +1,256 @@
+/**
+ * The harness of `npm run bench turn-taking`: holds the corpus's conversations through a running
+ * service on the Twilio double (test/support/doubles/twilio.ts: the person on the line speaks at
+ * real pace in 20 ms μ-law frames and keeps what they heard), with the vendor doubles of
+ * test/support/doubles/voice.ts at zero added latency: Deepgram live recognises the corpus
+ * (its clips are registered; when it sends interim, final, speech_final and UtteranceEnd follows
+ * the audio it receives), the chat double answers (a long reply to the trigger questions, a short
+ * one to everything else), the OpenAI speech double speaks.
+ *
+ * The assistants are created through the API with no turn-taking setting touched (name, voice,
+ * direction, number, greeting; German also its language), so the figures are what a user gets
+ * at defaults. Everything is measured from the caller's side of the Twilio socket, in call time.
+ */
+import type { TwilioDouble, DoubleCall } from '../../test/support/doubles/twilio.js';
+import type { PersonStep } from '../../test/support/doubles/twilio-media.js';
+import type { VoiceDoubles } from '../../test/support/doubles/voice.js';
+import type { DoubleVoice } from '../../test/support/doubles/voices.js';
+import type { Synthesized } from '../../test/support/doubles/clips.js';
+import { SPEECH_RATE } from '../../test/support/doubles/openai-speech.js';
+import { concat, silence } from '../../src/audio/pcm.js';
+import { LONG_REPLIES, RATE, SHORT_REPLY, pieceAudio, type Corpus, type Lang, type Utterance } from './corpus.js';
+import { describeCall, observe, type ItemObservation } from './observe.js';
+
+export type { ItemObservation };
+
+export interface Api {
+  (method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
+}
+
+/** A fetch-based client of a listening service. */
+export function httpApi(baseUrl: string, adminToken: string): Api {
+  return async (method, path, body, token = adminToken) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+export interface Rig {
+  api: Api;
+  double: TwilioDouble;
+  voice: VoiceDoubles;
+}
+
+/** The account the calls run on: a user, a Twilio number, a voice on the speech double, one default assistant per language. */
+export interface Line {
+  token: string;
+  assistants: Record<Lang, number>;
+}
+
+export const GREETING: Record<Lang, string> = { en: 'Hello, this is the front desk.', de: 'Guten Tag, hier ist der Empfang.' };
+
+/**
+ * Teaches the doubles the corpus: its pieces are clips the STT double recognises; the LLM
+ * double's replies. The speech doubles' voice is memoised and the replies' sentences made in
+ * advance, so the doubles add no synthesis time to a turn (zero-latency vendors).
+ */
+export async function teachDoubles(voice: VoiceDoubles, corpus: Corpus): Promise<void> {
+  const made = new Map<string, Promise<Synthesized>>();
+  const synthesize = voice.speech.voice;
+  const memo: DoubleVoice = (text, rate, speed) => {
+    const key = `${rate}:${speed}:${text}`;
+    if (!made.has(key)) made.set(key, synthesize(text, rate, speed));
+    return made.get(key)!;
+  };
+  voice.speech.voice = memo;
+  voice.elevenlabs.voice = memo;
+  const lines = [...Object.values(GREETING), SHORT_REPLY, ...Object.values(LONG_REPLIES)].flatMap((text) => text.split(/(?<=[.!?])\s+/));
+  await Promise.all(lines.map((text) => memo(text, SPEECH_RATE, 1)));
+  for (const [key, samples] of corpus.audio) voice.clips.add(key.slice(3), samples, RATE);
+  // The whole of a sentence with a key or a pause inside, in case it reaches the recogniser as
+  // one utterance (no gap before the key; a pause shorter than the endpointing).
+  for (const x of corpus.utterances) {
+    if (x.parts.length < 2) continue;
+    const [first, rest] = x.parts.map((text) => pieceAudio(corpus, x.lang, text));
+    voice.clips.add(x.text, concat([first!, silence(x.pauseMs ?? 0, RATE), rest!]), RATE);
+  }
+  for (const [trigger, reply] of Object.entries(LONG_REPLIES)) voice.llm.on(trigger, { text: reply });
+  voice.llm.otherwise({ text: SHORT_REPLY });
+  // Post-call extraction (not part of the conversation) gets an empty object.
+  voice.llm.extract({});
+}
+
+async function ok(what: string, p: Promise<{ status: number; body: any }>): Promise<any> {
+  const res = await p;
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function setUpLine(api: Api, maxCalls: number): Promise<Line> {
+  const tag = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const user = await ok('create user', api('POST', '/api/admin/users', { name: 'Turn bench', email: `turn-bench-${tag}@example.test`, max_calls_in_parallel: maxCalls }));
+  const number = await ok(
+    'add number',
+    api('POST', `/api/admin/users/${user.data.id}/phone-numbers`, { phone_number: '+14155550900', type_label: 'Normal', carrier: 'twilio', carrier_sid: 'PN' + 'e'.repeat(32) }),
+  );
+  const voiceRow = await ok('add voice', api('POST', '/api/admin/voices', { name: `Bench voice ${tag}`, mode: 'pipeline', provider: 'openai', provider_voice_id: 'alloy' }));
+  const assistants = {} as Record<Lang, number>;
+  for (const lang of ['en', 'de'] as const) {
+    const created = await ok(
+      `create ${lang} assistant`,
+      api(
+        'POST',
+        '/api/user/assistant',
+        {
+          assistant_name: `Turn bench ${lang}`,
+          voice_id: voiceRow.data.id,
+          calls_direction: 'make',
+          phone_number_id: number.data.id,
+          initial_message: GREETING[lang],
+          ...(lang === 'de' ? { language: 'German' } : {}),
+        },
+        user.token,
+      ),
+    );
+    assistants[lang] = created.data.id;
+  }
+  return { token: user.token, assistants };
+}
+
+/** One call of the bench: a language and the items the caller goes through, in order. */
+export interface CallPlan {
+  lang: Lang;
+  items: Utterance[];
+}
+
+/**
+ * The calls: complete sentences, questions, paused sentences and key presses five to a call;
+ * every interruption and backchannel in a call of its own, after its trigger question.
+ */
+export function planCalls(utterances: Utterance[], perCall = 5): CallPlan[] {
+  const plans: CallPlan[] = [];
+  for (const lang of ['en', 'de'] as const) {
+    const mine = utterances.filter((x) => x.lang === lang);
+    const plain = mine.filter((x) => x.category !== 'interruption' && x.category !== 'backchannel');
+    for (let i = 0; i < plain.length; i += perCall) plans.push({ lang, items: plain.slice(i, i + perCall) });
+    for (const x of mine.filter((x) => x.category === 'interruption' || x.category === 'backchannel')) plans.push({ lang, items: [x] });
+  }
+  return plans;
+}
+
+/** How long into the long reply the caller talks over it: spread 1.0–2.4 s, by item. */
+const overAfterMs = (item: Utterance) => 1000 + ((item.id.charCodeAt(item.id.length - 1) * 7) % 8) * 200;
+
+const WAIT = { silenceMs: 800, timeoutMs: 12_000 };
+
+/** What the person on the line does in a planned call. */
+export function steps(corpus: Corpus, plan: CallPlan): PersonStep[] {
+  const out: PersonStep[] = [{ waitForAssistant: { timeoutMs: 15_000 } }];
+  const audio = (text: string) => pieceAudio(corpus, plan.lang, text);
+  for (const item of plan.items) {
+    if (item.trigger) {
+      out.push({ say: audio(item.trigger), label: `${item.id}:trigger` });
+      out.push({ waitUntilHearing: { afterMs: overAfterMs(item), timeoutMs: 12_000 } });
+      out.push({ say: audio(item.text), label: `${item.id}:0` });
+      out.push({ waitForAssistant: { silenceMs: 1000, timeoutMs: 20_000 } });
+    } else if (item.category === 'paused') {
+      out.push({ say: concat([audio(item.parts[0]!), silence(item.pauseMs!, RATE), audio(item.parts[1]!)]), label: `${item.id}:0` });
+      out.push({ waitForAssistant: WAIT });
+    } else if (item.category === 'dtmf') {
+      out.push({ say: audio(item.parts[0]!), label: `${item.id}:0` });
+      out.push({ dtmf: item.key! });
+      out.push({ say: audio(item.parts[1]!), label: `${item.id}:1` });
+      out.push({ waitForAssistant: WAIT });
+    } else {
+      out.push({ say: audio(item.text), label: `${item.id}:0` });
+      out.push({ waitForAssistant: WAIT });
+    }
+  }
+  out.push({ pause: 300 }, { hangUp: true });
+  return out;
+}
+
+export interface CallResult {
+  plan: CallPlan;
+  callId: number;
+  call: DoubleCall;
+  status: string;
+  transcript: string;
+  replyTurns: number;
+}
+
+const LIVE = new Set(['initiated', 'ringing', 'in-progress', 'queued']);
+
+async function holdCall(rig: Rig, line: Line, corpus: Corpus, plan: CallPlan, n: number): Promise<CallResult> {
+  const number = `+1415556${String(1000 + n).slice(-4)}`;
+  rig.double.script(number, { ringMs: 200, steps: steps(corpus, plan) });
+  const made = await ok('make_call', rig.api('POST', '/api/user/make_call', { phone_number: number, assistant_id: line.assistants[plan.lang] }, line.token));
+  const callId = Number(made.call_id);
+  const call = await rig.double.callTo(number);
+  await call.done;
+  let record: any = null;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    record = (await rig.api('GET', `/api/user/calls/${callId}`, undefined, line.token)).body;
+    if (record && !LIVE.has(record.status)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const turns = (await rig.api('GET', `/api/user/calls/${callId}/turns`, undefined, line.token)).body?.data ?? [];
+  return { plan, callId, call, status: String(record?.status), transcript: String(record?.transcript ?? ''), replyTurns: turns.filter((t: { kind: string }) => t.kind === 'reply').length };
+}
+
+/** Holds the planned calls, `concurrency` at a time; `progress` hears of each finished one. */
+export async function holdCalls(rig: Rig, line: Line, corpus: Corpus, plans: CallPlan[], concurrency: number, progress?: (done: number) => void): Promise<CallResult[]> {
+  const results: CallResult[] = new Array(plans.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < plans.length) {
+      const i = next++;
+      results[i] = await holdCall(rig, line, corpus, plans[i]!, i);
+      progress?.(++done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, plans.length) }, worker));
+  return results;
+}
+
+/** Streamed LLM requests the chat double received (post-call extraction is not streamed). */
+export function llmRequests(voice: VoiceDoubles): number {
+  return voice.llm.received.filter((r) => r.body?.stream).length;
+}
+
+
+
+export interface Conversations {
+  results: CallResult[];
+  observations: ItemObservation[];
+  llm: { requests: number; turns: number };
+}
+
+/** Sets up the account, holds the calls of `utterances` (`concurrency` at once), observes each item. */
+export async function converse(
+  rig: Rig,
+  corpus: Corpus,
+  utterances: Utterance[],
+  options: { concurrency: number; perCall?: number; progress?: (done: number, of: number) => void },
+): Promise<Conversations> {
+  const line = await setUpLine(rig.api, options.concurrency + 2);
+  const plans = planCalls(utterances, options.perCall);
+  const before = llmRequests(rig.voice);
+  const results = await holdCalls(rig, line, corpus, plans, options.concurrency, (done) => options.progress?.(done, plans.length));
+  const observations = results.flatMap((r) => observe(corpus, r));
+  if (process.env.BENCH_TURN_VERBOSE) {
+    for (const r of results) process.stderr.write(`${describeCall(r)}\n`);
+    for (const o of observations) process.stderr.write(`${JSON.stringify(o)}\n`);
+  }
+  return {
+    results,
+    observations,
+    llm: { requests: llmRequests(rig.voice) - before, turns: results.reduce((s, r) => s + r.replyTurns, 0) },
+  };
+}
