@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
-import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.js';
+import { retryWhileUnavailable } from '../db/unavailable.js';
 import { credentialSealer, type CredentialSealer } from '../lib/secrets.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import { AccountProvidersUnavailableError, type ProviderRegistry } from '../providers/registry.js';
@@ -24,7 +24,8 @@ import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
 import { RemoteCalls } from './remote-calls.js';
 import { CallSession, type SessionResult, type ToolExecutor } from './session.js';
-import { NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
+import { NOW } from './state-machine.js';
+import { CallProgress } from './progress.js';
 import { ToolRunner } from './tool-runner.js';
 import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
@@ -209,22 +210,9 @@ export class CallEngine implements CallService {
     }
     const leg = attach?.leg ?? carrier.dial({ callId, customer: call.client_phone_number, assistant: call.assistant_phone_number, direction });
 
-    // Status transitions are persisted in order, off the conversation's path.
-    let persisted: CallStatus = call.status;
-    let planned: CallStatus = call.status;
-    let chain: Promise<void> = Promise.resolve();
-    const move = (to: CallStatus, fields: TransitionFields = {}) => {
-      const from = planned;
-      planned = to;
-      chain = chain
-        .then(async () => {
-          if (await transitionCall(pool, log, callId, from, to, fields)) persisted = to;
-        })
-        .catch((err) =>
-          // A transition lost to a database outage is made good by the final record (from what was persisted).
-          isDatabaseUnavailable(err) ? log.warn({ to, reason: (err as Error).message }, 'persisting a call transition failed: the database is unavailable') : log.error({ err }, 'persisting a call transition failed'),
-        );
-    };
+    // Status transitions are persisted in order, off the conversation's path; one the database
+    // cannot take now is written when it is back (progress.ts), before the final record.
+    const progress = new CallProgress(pool, log, callId, call.status);
 
     // Audio legs converse through the voice core with the account's speech providers.
     let spoken: VoiceCallFactory | undefined;
@@ -271,10 +259,10 @@ export class CallEngine implements CallService {
         }),
       },
       {
-        onRinging: () => move('ringing'),
+        onRinging: () => progress.move('ringing'),
         onAnswered: (by) => {
-          if (planned === 'initiated') move('ringing');
-          move('in-progress', { answeredBy: by, answeredAt: NOW });
+          if (progress.reached === 'initiated') progress.move('ringing');
+          progress.move('in-progress', { answeredBy: by, answeredAt: NOW });
         },
       },
     );
@@ -283,7 +271,7 @@ export class CallEngine implements CallService {
     const finished = (async () => {
       try {
         const result = await session.run();
-        await chain;
+        const persisted = await progress.settled();
         await turnRecorder.flush();
         const remoteCall = { callId, userId: call.user_id, carrierCallId: attach?.carrierCallId ?? null };
         const carrierPrice = placesRemotely(carrier) && result.connected ? await this.remote.priceOf(carrier, remoteCall) : null;
@@ -306,13 +294,18 @@ export class CallEngine implements CallService {
           carrierPrice,
           log,
         });
-        // The final record waits out a short database outage rather than being lost to it.
-        const status = await retryWhileUnavailable(() => finalizeCall(this.ctx, callId, persisted, result, post, log), { log, what: 'writing the final call record' });
+        // The final record waits out a database outage, however long, rather than being lost to it
+        // (a process that stops first leaves the call to recovery: docs/decisions.md).
+        const status = await retryWhileUnavailable(() => finalizeCall(this.ctx, callId, persisted, result, post, log), {
+          log,
+          what: 'writing the final call record',
+          maxMs: Number.POSITIVE_INFINITY,
+        });
         callSpan?.setAttributes({ 'switchboard.call_status': status ?? result.status });
       } catch (err) {
         log.error({ err }, 'call failed unexpectedly; ending it');
         callSpan?.fail((err as Error).message);
-        await chain;
+        const persisted = await progress.settled();
         const ending = { ...failedResult(), status: persisted === 'initiated' ? ('failed' as const) : ('ended' as const) };
         await retryWhileUnavailable(() => finalizeCall(this.ctx, callId, persisted, ending, null, log), { log, what: 'ending a failed call' }).catch(
           (e) => log.error({ err: e }, 'ending a failed call failed'),

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { executorOf } from './events.js';
 import type { runPostCall } from './post-call.js';
 import type { SessionResult } from './session.js';
-import { isLive, NOW, transitionCall, type CallStatus, type TransitionFields } from './state-machine.js';
+import { isLive, NOW, transitionCall, type CallStatus, type Queryable, type TransitionFields } from './state-machine.js';
 
 /** Writes the final record and emits the call-finished event, in one transaction. */
 export async function finalizeCall(
@@ -41,6 +41,9 @@ export async function finalizeCall(
   try {
     if (inTransaction) await client.query('BEGIN');
     let finalStatus: CallStatus = result.status;
+    // A conversation whose answer never reached the record (its transition failed outright; an
+    // outage only delays it, progress.ts) is answered here first: it ends as what it was.
+    if (result.connected && (from === 'initiated' || from === 'ringing')) from = await replayAnswer(client, log, callId, from, result);
     let moved = await transitionCall(client, log, callId, from, finalStatus, fields);
     if (!moved && isLive(from)) {
       // The outcome does not fit what was persisted (a transition failed on the way): end it anyway.
@@ -58,4 +61,14 @@ export async function finalizeCall(
   } finally {
     client.release();
   }
+}
+
+/** initiated/ringing → in-progress for a call that was answered, `answered_at` from its talk time; the status it reached. */
+async function replayAnswer(db: Queryable, log: Logger, callId: number, from: CallStatus, result: SessionResult): Promise<CallStatus> {
+  if (from === 'initiated' && (await transitionCall(db, log, callId, 'initiated', 'ringing'))) from = 'ringing';
+  if (from !== 'ringing') return from;
+  const answeredAt = new Date(Date.now() - result.talkMs).toISOString();
+  const answered = await transitionCall(db, log, callId, 'ringing', 'in-progress', { answeredAt, ...(result.answeredBy !== 'unknown' ? { answeredBy: result.answeredBy } : {}) });
+  if (answered) log.warn({ callId }, "a call's answer had not been recorded: written with its final record");
+  return answered ? 'in-progress' : from;
 }

@@ -47,8 +47,10 @@ export function classify(call: FinishedCall, rules: RetryRules): Outcome {
     return rules.retryOnVoicemail ? { kind: 'retry', reason: 'voicemail' } : { kind: 'completed', reason: 'voicemail' };
   }
   // `ended` covers the max duration and "ended by the service" (crash recovery). Without a
-  // conversation (never answered, or the customer never spoke) it is an attempt to repeat.
-  if (status === 'ended' && (call.answeredAt === null || !customerSpoke(call.transcript))) {
+  // conversation (the customer never spoke: never answered, or silent) it is an attempt to
+  // repeat. The customer's words are the conversation, whatever `answered_at` says: a record
+  // whose answer was lost to a database outage must not dial that customer again.
+  if (status === 'ended' && !customerSpoke(call.transcript)) {
     return { kind: 'retry', reason: 'ended without conversation' };
   }
   const goal = rules.goalCompletionVariable;

@@ -34,6 +34,8 @@ describe('call outcome → lead', () => {
     expect(classify(call({ status: 'ended', answeredAt: null, transcript: '' }), rules).kind).toBe('retry');
     expect(classify(call({ status: 'ended', transcript: 'AI: Hello.' }), rules).kind).toBe('retry');
     expect(classify(call({ status: 'ended' }), rules).kind).toBe('completed');
+    // The customer spoke: a conversation, even when its answer never reached the record.
+    expect(classify(call({ status: 'ended', answeredAt: null }), rules).kind).toBe('completed');
   });
 
   it('goal incomplete is retried only with retry_on_goal_incomplete and an extracted false', () => {
