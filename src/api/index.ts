@@ -3,6 +3,7 @@ import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { providerLookupRoutes } from './assistants/providers.js';
 import { assistantRoutes } from './assistants/routes.js';
+import { assistantVersionRoutes } from './assistants/version-routes.js';
 import { twilioRoutes } from './carriers/twilio.js';
 import { recordingRoutes } from './recordings/routes.js';
 import { callRoutes } from './calls/routes.js';
@@ -28,6 +29,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     toolRoutes,
     assistantRoutes,
     knowledgeBaseRoutes,
+    assistantVersionRoutes,
     providerLookupRoutes,
     leadRoutes,
     campaignRoutes,

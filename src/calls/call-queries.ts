@@ -22,10 +22,10 @@ export const ASSISTANT_EXISTS = `SELECT 1 FROM assistants WHERE id = $1::int AND
 /** One INSERT ... SELECT copying the assistant's name and number and the campaign's name; with $13, only below that many live calls. */
 export const INSERT_CALL = `
   INSERT INTO calls (user_id, assistant_id, assistant_name, campaign_id, campaign_name, lead_id, secondary_contact_id,
-                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance, carrier)
+                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance, carrier, assistant_version)
   SELECT a.user_id, a.id, a.name, $3::int, (SELECT c.name FROM campaigns c WHERE c.id = $3::int), $4::int, $5::int,
          $6::text, 'initiated', coalesce(p.phone_number, ''), $7::text, $8::jsonb, $9::text,
-         CASE WHEN $6::text = 'web' THEN 'web' ELSE coalesce(p.carrier, 'sandbox') END
+         CASE WHEN $6::text = 'web' THEN 'web' ELSE coalesce(p.carrier, 'sandbox') END, a.version
     FROM assistants a
     LEFT JOIN phone_numbers p ON p.id = a.phone_number_id
    WHERE a.id = $1::int AND a.user_id = $2::int
@@ -41,10 +41,11 @@ export const INSERT_CALL = `
  */
 export const INSERT_CALLS = `
   INSERT INTO calls (user_id, assistant_id, assistant_name, campaign_id, campaign_name, lead_id, secondary_contact_id,
-                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance, carrier, created_at)
+                     type, status, assistant_phone_number, client_phone_number, variables, owner_instance, carrier, created_at,
+                     assistant_version)
   SELECT a.user_id, a.id, a.name, x.campaign_id, c.name, x.lead_id, x.secondary_contact_id,
          x.type, 'initiated', coalesce(p.phone_number, ''), x.client_phone_number, x.variables, $9::text,
-         CASE WHEN x.type = 'web' THEN 'web' ELSE coalesce(p.carrier, 'sandbox') END, clock_timestamp()
+         CASE WHEN x.type = 'web' THEN 'web' ELSE coalesce(p.carrier, 'sandbox') END, clock_timestamp(), a.version
     FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::jsonb[]) WITH ORDINALITY
          AS x(assistant_id, user_id, campaign_id, lead_id, secondary_contact_id, type, client_phone_number, variables, position)
     JOIN assistants a ON a.id = x.assistant_id AND a.user_id = x.user_id

@@ -276,6 +276,8 @@ export const assistants = pgTable('assistants', {
   knowledgebaseMode: text('knowledgebase_mode').notNull().default('function_call'),
   minInterruptWords: integer('min_interrupt_words').notNull().default(0),
   widgetSettings: jsonb('widget_settings').$type<Record<string, unknown>>().notNull().default({}),
+  /** The number of its newest entry in assistant_versions (1 until the first change). */
+  version: integer('version').notNull().default(1),
   deletedAt: ts('deleted_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -385,6 +387,8 @@ export const calls = pgTable('calls', {
   mediaTokenHash: text('media_token_hash'),
   answeredAt: ts('answered_at'),
   endedAt: ts('ended_at'),
+  /** The assistant's version (assistant_versions.number) when the call was placed. */
+  assistantVersion: integer('assistant_version'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
@@ -576,3 +580,23 @@ export const knowledgeChunks = pgTable('knowledge_chunks', {
   index('knowledge_chunks_kb_idx').on(t.knowledgeBaseId),
   index('knowledge_chunks_tsv_idx').using('gin', t.tsv),
 ]);
+
+/**
+ * Every saved state of an assistant: its record (as the API shows it) after each create,
+ * update, webhook switch or restore, numbered from 1 per assistant, so that a change can be
+ * compared and undone (docs/decisions.md, "Assistant versions").
+ */
+export const assistantVersions = pgTable('assistant_versions', {
+  id: serial('id').primaryKey(),
+  assistantId: integer('assistant_id').notNull().references(() => assistants.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  number: integer('number').notNull(),
+  record: jsonb('record').$type<Record<string, unknown>>().notNull(),
+  /** What made it: `create`, `update`, `webhook`, `restore` (with `restoredFrom`), `baseline`. */
+  action: text('action').notNull(),
+  restoredFrom: integer('restored_from'),
+  /** Who: the account's name, and the client the request came from (`api`, `dashboard`, `cli`). */
+  author: text('author').notNull(),
+  via: text('via').notNull().default('api'),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('assistant_versions_number_unique').on(t.assistantId, t.number)]);

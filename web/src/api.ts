@@ -32,7 +32,8 @@ export function saveSession(session: Session | null): void {
 }
 
 export function clientFor(token: string): SwitchboardClient {
-  return createSwitchboardClient({ baseUrl: window.location.origin, token });
+  // The header names the dashboard as the client of a change (assistant versions show it).
+  return createSwitchboardClient({ baseUrl: window.location.origin, token, headers: { 'x-switchboard-client': 'dashboard' } });
 }
 
 /** An answer other than 2xx: the service's message, its field errors (422) and the status. */

@@ -1558,6 +1558,288 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/assistants/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An assistant's versions, newest first (one per saved change), paginated */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string;
+                    per_page?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            data: {
+                                /**
+                                 * @description What made it; `baseline`: the state before the first change recorded
+                                 * @enum {string}
+                                 */
+                                action: "create" | "update" | "webhook" | "restore" | "baseline";
+                                /** @description The account's name */
+                                author: string;
+                                /** @description Record fields that differ from the version before it */
+                                changed_fields: string[];
+                                created_at: string;
+                                number: number;
+                                restored_from: number | null;
+                                /**
+                                 * @description The client the change came from (the X-Switchboard-Client header)
+                                 * @enum {string}
+                                 */
+                                via: "api" | "dashboard" | "cli";
+                            }[];
+                            first_page_url: string;
+                            from: number | null;
+                            last_page: number;
+                            last_page_url: string;
+                            links: {
+                                active: boolean;
+                                label: string;
+                                url: string | null;
+                            }[];
+                            next_page_url: string | null;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: string | null;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/{id}/versions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version: the assistant record it saved and what differs from another version
+         * @description `changes` compares with `compare_to` (default: the version before it; none for the first).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    compare_to?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                    number: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * @description What made it; `baseline`: the state before the first change recorded
+                                 * @enum {string}
+                                 */
+                                action: "create" | "update" | "webhook" | "restore" | "baseline";
+                                /** @description The account's name */
+                                author: string;
+                                /** @description Record fields that differ from the version before it */
+                                changed_fields: string[];
+                                changes: {
+                                    after: unknown;
+                                    before: unknown;
+                                    field: string;
+                                }[];
+                                compared_to: number | null;
+                                created_at: string;
+                                number: number;
+                                record: {
+                                    [key: string]: unknown;
+                                };
+                                restored_from: number | null;
+                                /**
+                                 * @description The client the change came from (the X-Switchboard-Client header)
+                                 * @enum {string}
+                                 */
+                                via: "api" | "dashboard" | "cli";
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/{id}/versions/{number}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a version: the assistant gets its settings back, saved as a new version */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    number: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: number;
+                                restored_from: number;
+                                version: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/assistants/{id}/widget-keys": {
         parameters: {
             query?: never;
@@ -2716,6 +2998,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The version of the assistant the call was placed with (GET /api/user/assistants/{id}/versions/{number}); null for calls placed before versions were kept */
+                            assistant_version: number | null;
                             data: {
                                 /** @description What the assistant said; when interrupted, only what the caller heard */
                                 assistant_text: string;

@@ -32,6 +32,7 @@ import {
   updateAssistant,
   VALIDATION_FAILED,
 } from './service.js';
+import { authorOf } from './versions.js';
 
 const tags = ['assistants'];
 const missing = { 404: messageSchema };
@@ -66,7 +67,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     config: { validationMessage: VALIDATION_FAILED },
     preValidation,
   }, async (req, reply) => {
-    const row = await createAssistant(db, req.user.id, normalize(req.body), sealer);
+    const row = await createAssistant(db, req.user.id, normalize(req.body), sealer, authorOf(req.user, req.headers));
     return reply.code(201).send({ message: 'Assistant created successfully', data: await record(row) });
   });
 
@@ -102,9 +103,9 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     config: { notFoundMessage: NOT_FOUND, validationMessage: VALIDATION_FAILED },
     preValidation: preValidationUpdate,
   }, async (req) => {
-    const row = await updateAssistant(db, req.user.id, req.params.id, normalize(req.body), sealer, (err) =>
-      req.log.error({ err }, 'assistant update failed'),
-    );
+    const row = await updateAssistant(db, req.user.id, req.params.id, normalize(req.body), sealer, { ...authorOf(req.user, req.headers), action: 'update' }, {
+      onFailure: (err) => req.log.error({ err }, 'assistant update failed'),
+    });
     if (!row) throw notFound(NOT_FOUND);
     return {
       message: 'Assistant updated successfully',
@@ -162,7 +163,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     },
     preValidation: preValidationSwitch,
   }, async (req) => {
-    const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { inboundWebhookUrl: req.body.webhook_url });
+    const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { inboundWebhookUrl: req.body.webhook_url }, authorOf(req.user, req.headers));
     if (!ok) throw notFound(NOT_FOUND);
     return { message: 'Webhook enabled successfully', data: [] };
   });
@@ -176,7 +177,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     },
     preValidation: preValidationSwitch,
   }, async (req) => {
-    const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { isWebhookActive: false, webhookUrl: null });
+    const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { isWebhookActive: false, webhookUrl: null }, authorOf(req.user, req.headers));
     if (!ok) throw notFound(NOT_FOUND);
     return { message: 'Webhook disabled successfully', data: [] };
   });
@@ -190,7 +191,7 @@ export async function assistantRoutes(app: FastifyInstance): Promise<void> {
     },
     preValidation: preValidationSwitch,
   }, async (req) => {
-    const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { inboundWebhookUrl: null });
+    const ok = await setWebhookState(db, req.user.id, req.body.assistant_id, { inboundWebhookUrl: null }, authorOf(req.user, req.headers));
     if (!ok) throw notFound(NOT_FOUND);
     return { message: 'Inbound webhook disabled successfully', data: [] };
   });

@@ -17,6 +17,7 @@ import { synthesizerById, transcriberById } from '../../providers/catalog.js';
 import { fieldOf, type Normalized } from './aliases.js';
 import { storeBuiltins } from './builtin-tools.js';
 import type { AssistantRow, AttachedTool } from './serializer.js';
+import { ensureBaseline, recordVersion, type VersionAuthor, type VersionChange } from './versions.js';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Exec = Db | Tx;
@@ -365,7 +366,18 @@ const numberTaken = () =>
 
 // ---------------------------------------------------------------- writes
 
-export async function createAssistant(db: Db, userId: number, n: Normalized, sealer: ResolveDeps['sealer']): Promise<AssistantRow> {
+/** Records `row` as its newest version (assistants.version), with its tools as they are now in `tx`. */
+async function saveVersion(tx: Tx, row: AssistantRow, change: VersionChange): Promise<void> {
+  await recordVersion(tx, row, (await toolsOf(tx, [row.id])).get(row.id) ?? [], change);
+}
+
+export async function createAssistant(
+  db: Db,
+  userId: number,
+  n: Normalized,
+  sealer: ResolveDeps['sealer'],
+  who: VersionAuthor,
+): Promise<AssistantRow> {
   try {
     const refs = await referencesOf(db);
     return await db.transaction(async (tx) => {
@@ -375,6 +387,7 @@ export async function createAssistant(db: Db, userId: number, n: Normalized, sea
         .values({ ...patch, userId, name: patch.name!, type: patch.type!, voiceId: patch.voiceId! })
         .returning();
       if (toolIds) await replaceTools(tx, row.id, toolIds);
+      await saveVersion(tx, row, { ...who, action: 'create' });
       return row;
     });
   } catch (err) {
@@ -383,9 +396,17 @@ export async function createAssistant(db: Db, userId: number, n: Normalized, sea
   }
 }
 
+export interface UpdateOptions {
+  /** Called with a database failure before it becomes the 500. */
+  onFailure?: (err: unknown) => void;
+  /** Built-in tools whose sealed keys a restored record may name by their mask (a restore's version). */
+  knownBuiltins?: AssistantRow['builtinTools'];
+}
+
 /**
- * Applies an update in one transaction with the row locked. Returns null when the assistant
- * is not the caller's live one; a database failure becomes 500 "Assistant update failed".
+ * Applies an update in one transaction with the row locked, and records the result as the
+ * assistant's next version. Returns null when the assistant is not the caller's live one; a
+ * database failure becomes 500 "Assistant update failed".
  */
 export async function updateAssistant(
   db: Db,
@@ -393,20 +414,24 @@ export async function updateAssistant(
   id: number,
   n: Normalized,
   sealer: ResolveDeps['sealer'],
-  onFailure: (err: unknown) => void = () => undefined,
+  change: VersionChange,
+  { onFailure = () => undefined, knownBuiltins = [] }: UpdateOptions = {},
 ): Promise<AssistantRow | null> {
   try {
     const refs = await referencesOf(db);
     return await db.transaction(async (tx) => {
       const current = await findAssistant(tx, userId, id, true);
       if (!current) return null;
-      const { patch, toolIds } = await resolve(tx, userId, n, current, { refs, sealer });
+      await ensureBaseline(tx, current, (await toolsOf(tx, [id])).get(id) ?? []);
+      const known = { ...current, builtinTools: [...current.builtinTools, ...knownBuiltins] };
+      const { patch, toolIds } = await resolve(tx, userId, n, known, { refs, sealer });
       const [row] = await tx
         .update(assistants)
-        .set({ ...patch, updatedAt: sql`now()` })
+        .set({ ...patch, version: sql`${assistants.version} + 1`, updatedAt: sql`now()` })
         .where(eq(assistants.id, id))
         .returning();
       if (toolIds) await replaceTools(tx, id, toolIds);
+      await saveVersion(tx, row, change);
       return row;
     });
   } catch (err) {
@@ -427,17 +452,24 @@ export async function deleteAssistant(db: Db, userId: number, id: number): Promi
   return rows.length > 0;
 }
 
-/** The webhook switches of spec 4.10–4.12; false when the assistant is not the caller's. */
+/** The webhook switches of spec 4.10–4.12, each a new version; false when the assistant is not the caller's. */
 export async function setWebhookState(
   db: Db,
   userId: number,
   id: number,
   change: Partial<Pick<AssistantInsert, 'inboundWebhookUrl' | 'webhookUrl' | 'isWebhookActive'>>,
+  who: VersionAuthor,
 ): Promise<boolean> {
-  const rows = await db
-    .update(assistants)
-    .set({ ...change, updatedAt: sql`now()` })
-    .where(live(userId, id))
-    .returning({ id: assistants.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const current = await findAssistant(tx, userId, id, true);
+    if (!current) return false;
+    await ensureBaseline(tx, current, (await toolsOf(tx, [id])).get(id) ?? []);
+    const [row] = await tx
+      .update(assistants)
+      .set({ ...change, version: sql`${assistants.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(assistants.id, id))
+      .returning();
+    await saveVersion(tx, row, { ...who, action: 'webhook' });
+    return true;
+  });
 }

@@ -41,6 +41,7 @@ export type TurnJson = z.infer<typeof turnSchema>;
 
 interface TurnRow {
   call_id: number;
+  assistant_version: number | null;
   position: number | null;
   kind: TurnJson['kind'];
   started_at: string;
@@ -58,7 +59,7 @@ interface TurnRow {
 
 /** The call (only when it is the user's) and its turns, in one statement; no turn row for a call without turns. */
 const SELECT_TURNS = `
-  SELECT c.id AS call_id, t.position, t.kind, t.started_at::text AS started_at, t.caller_text, t.assistant_text, t.interrupted,
+  SELECT c.id AS call_id, c.assistant_version, t.position, t.kind, t.started_at::text AS started_at, t.caller_text, t.assistant_text, t.interrupted,
          t.final_transcript_ms, t.llm_first_token_ms, t.tts_first_byte_ms, t.first_audio_ms, t.barge_ins, t.fillers, t.error
     FROM calls c
     LEFT JOIN call_turns t ON t.call_id = c.id
@@ -98,12 +99,18 @@ export async function callTurnRoutes(app: FastifyInstance): Promise<void> {
         "filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, " +
         "the LLM's first token, the speech provider's first byte and the first audio frame sent; and, when a provider failed, which one and why. Turns appear as they finish.",
       params: idParam,
-      response: { 200: z.object({ data: z.array(turnSchema) }), 404: messageSchema },
+      response: {
+        200: z.object({
+          data: z.array(turnSchema),
+          assistant_version: z.number().int().nullable().describe('The version of the assistant the call was placed with (GET /api/user/assistants/{id}/versions/{number}); null for calls placed before versions were kept'),
+        }),
+        404: messageSchema,
+      },
     },
     config: { notFoundMessage: CALL_NOT_FOUND },
   }, async (req) => {
     const res = await pool.query<TurnRow>({ name: 'sb_call_turns_select', text: SELECT_TURNS, values: [req.params.id, req.user.id] });
     if (res.rows.length === 0) throw notFound(CALL_NOT_FOUND);
-    return { data: res.rows.filter((row) => row.position !== null).map(serializeTurn) };
+    return { data: res.rows.filter((row) => row.position !== null).map(serializeTurn), assistant_version: res.rows[0].assistant_version };
   });
 }
