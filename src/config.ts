@@ -26,6 +26,14 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT: z.coerce.number().positive().max(3600).default(30),
   /** Seconds a client may take to send the request headers. */
   HTTP_HEADERS_TIMEOUT: z.coerce.number().positive().max(3600).default(10),
+  /** Seconds a WebSocket (media stream, browser call) has to prove itself: Twilio's `start`, a browser's token. */
+  WS_START_TIMEOUT: z.coerce.number().positive().max(300).default(5),
+  /** Seconds between pings of every WebSocket; one without an answer by the next ping is dropped. */
+  WS_HEARTBEAT_INTERVAL: z.coerce.number().positive().max(3600).default(20),
+  /** Unproven WebSockets one process holds at most; 0: a quarter of its file-descriptor limit (16–1000). */
+  WS_PENDING_MAX: z.coerce.number().int().min(0).default(0),
+  /** Unproven WebSockets of one remote address at most; 0: no per-address cap. */
+  WS_PENDING_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
   /**
    * Seconds live calls may go on after SIGTERM/SIGINT before the rest are ended ("the service
    * shut down"); meanwhile no new calls or dialer work are taken (src/service.ts).

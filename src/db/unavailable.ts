@@ -5,8 +5,11 @@
  */
 import type { Logger } from 'pino';
 
-/** Node's socket errors on the way to the server. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND']);
+/**
+ * Node's socket errors on the way to the server; EMFILE/ENFILE too: no descriptor for a new
+ * connection right now (src/lib/descriptors.ts) passes like an outage, so loops retry.
+ */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EMFILE', 'ENFILE']);
 /** SQLSTATEs of a server going away or not yet there: admin/crash shutdown, cannot connect now. */
 const SERVER_GONE = new Set(['57P01', '57P02', '57P03']);
 /** node-postgres' own messages when its connection is gone or cannot be had. */

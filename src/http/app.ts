@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { registerApi } from '../api/index.js';
 import type { AppContext } from '../context.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isOutOfDescriptors, openFileLimit } from '../lib/descriptors.js';
+import { installSocketGuard } from '../api/toolkit/socket-guard.js';
 import { authHook, bearerToken } from './auth.js';
 import { domainErrorToHttp } from './domain-errors.js';
 import { HttpError, ValidationError } from '../api/toolkit/errors.js';
@@ -39,6 +41,34 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** The answer (503) to a request that needed the database while it was unreachable. */
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; please try again in a moment.';
+export const OUT_OF_DESCRIPTORS = 'The service has too many open connections; please try again in a moment.';
+
+/**
+ * Keeps descriptors for what must keep working (the database pool, files, health checks) when
+ * strangers open sockets: unproven WebSockets are capped (src/api/toolkit/socket-guard.ts, a
+ * quarter of the descriptor limit by default), and the server takes at most the limit less an
+ * eighth (≥ 64) of connections, so accept() itself never meets EMFILE; a failed accept is logged,
+ * not thrown (an unhandled server 'error' would end the process).
+ */
+function guardDescriptors(app: FastifyInstance, ctx: AppContext): void {
+  const { config } = ctx;
+  const limit = openFileLimit();
+  const maxPending = config.WS_PENDING_MAX || (limit ? Math.min(1000, Math.max(16, Math.floor(limit / 4))) : 256);
+  installSocketGuard(app, {
+    startTimeoutMs: config.WS_START_TIMEOUT * 1000,
+    heartbeatMs: config.WS_HEARTBEAT_INTERVAL * 1000,
+    maxPending,
+    maxPendingPerAddress: config.WS_PENDING_PER_ADDRESS,
+  });
+  if (limit) app.server.maxConnections = limit - Math.max(64, Math.floor(limit / 8));
+  let lastWarn = 0;
+  app.server.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.syscall !== 'accept') return; // listen errors reach listen()'s caller
+    if (Date.now() - lastWarn < 10_000) return;
+    lastWarn = Date.now();
+    ctx.log.warn({ err }, 'accepting a connection failed');
+  });
+}
 
 /** The SQLSTATE of a node-postgres error, also when wrapped by Drizzle (`cause`). */
 function databaseErrorCode(err: unknown): string | undefined {
@@ -149,6 +179,12 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return reply.code(fe.statusCode).send({ message: fe.message });
     }
+    // No descriptor for a socket or file right now (EMFILE/ENFILE: in a pool connect, an open):
+    // the process is full, not broken, and a moment later has room again.
+    if (isOutOfDescriptors(err)) {
+      req.log.warn({ reason: (err as Error).message }, 'request failed: out of file descriptors');
+      return reply.code(503).header('retry-after', '5').send({ message: OUT_OF_DESCRIPTORS });
+    }
     // The database is away (stopped, restarting): /ready says so too; the pools reconnect by themselves.
     if (isDatabaseUnavailable(err)) {
       req.log.warn({ reason: (err as Error).message }, 'request failed: the database is unavailable');
@@ -229,6 +265,7 @@ export async function buildApp(ctx: AppContext, opts: FastifyServerOptions = {})
 
   // Media sockets (browser calls, carriers' media streams); frames are small audio chunks.
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
+  guardDescriptors(app, ctx);
   if (ctx.services.metrics) registerMetrics(app, ctx, ctx.services.metrics);
   if (ctx.services.tracing) registerRequestSpans(app, ctx.services.tracing);
 

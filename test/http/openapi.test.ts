@@ -106,9 +106,9 @@ describe('OpenAPI document', () => {
     expect(status.responses['204']).toBeDefined();
   });
 
-  it('describes the WebSocket routes as an upgrade, and a plain GET there is told so: 426 with a JSON message', async () => {
+  it('describes the WebSocket routes as an upgrade (503 when too many wait to start), and a plain GET there is told so: 426 with a JSON message', async () => {
     for (const socketPath of ['/carriers/twilio/media', '/web-calls/{id}/media']) {
-      expect(Object.keys(documented.get(`GET ${socketPath}`)!.responses).sort()).toEqual(['101', '426']);
+      expect(Object.keys(documented.get(`GET ${socketPath}`)!.responses).sort()).toEqual(['101', '426', '503']);
     }
     for (const url of ['/carriers/twilio/media', '/web-calls/1/media?token=x']) {
       const res = await t.service.app.inject({ method: 'GET', url });

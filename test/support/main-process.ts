@@ -15,9 +15,12 @@ export interface MainProcess {
  * `detached`: the process leads a process group of its own, so a test can signal the whole
  * group as a terminal's Ctrl-C does (`process.kill(-child.pid, 'SIGINT')`).
  */
-export async function startMain(env: Record<string, string>, opts: { detached?: boolean } = {}): Promise<MainProcess> {
+export async function startMain(env: Record<string, string>, opts: { detached?: boolean; maxOpenFiles?: number } = {}): Promise<MainProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const node = [process.execPath, '--import', 'tsx', 'src/main.ts'];
+  // `maxOpenFiles`: the shell lowers RLIMIT_NOFILE (soft and hard), then becomes the service (same pid).
+  const [command, ...args] = opts.maxOpenFiles ? ['/bin/sh', '-c', `ulimit -n ${opts.maxOpenFiles} && exec "$0" "$@"`, ...node] : node;
+  const child = spawn(command!, args, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', ADMIN_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.detached ?? false,

@@ -6326,7 +6326,7 @@ export interface paths {
         };
         /**
          * Twilio's media stream of a call (WebSocket)
-         * @description A WebSocket speaking Twilio's Media Streams protocol (connected, start, media, dtmf, mark, stop; the service sends media, mark and clear). Twilio opens it as the TwiML of a call tells it; the credential is in the `start` message, not the URL: its customParameters `call` (our call id) and `token` (the call's one-time media token), and its callSid must be the call's. The stream is then the call's on whichever instance it reached. Closed with 1008 when the first message is not `start`, a message is malformed, or the token is wrong or used; 1011 on a server error.
+         * @description A WebSocket speaking Twilio's Media Streams protocol (connected, start, media, dtmf, mark, stop; the service sends media, mark and clear). Twilio opens it as the TwiML of a call tells it; the credential is in the `start` message, not the URL: its customParameters `call` (our call id) and `token` (the call's one-time media token), and its callSid must be the call's. The stream is then the call's on whichever instance it reached. Closed with 1008 when the first message is not `start`, no `start` arrived within WS_START_TIMEOUT (5 s), a message is malformed, or the token is wrong or used; 1011 on a server error. Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.
          */
         get: {
             parameters: {
@@ -6346,6 +6346,17 @@ export interface paths {
                 };
                 /** @description A plain GET, without the WebSocket upgrade */
                 426: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Too many sockets of this process or address have not proven themselves yet (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6808,7 +6819,7 @@ export interface paths {
         };
         /**
          * The media WebSocket of a browser call
-         * @description A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting.
+         * @description A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting, 1008 when the token could not be checked within WS_START_TIMEOUT (5 s). Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.
          */
         get: {
             parameters: {
@@ -6830,6 +6841,17 @@ export interface paths {
                 };
                 /** @description A plain GET, without the WebSocket upgrade */
                 426: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Too many sockets of this process or address have not proven themselves yet (Retry-After says when to try again) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -190,13 +190,15 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: "Twilio's media stream of a call (WebSocket)",
       description:
-        "A WebSocket speaking Twilio's Media Streams protocol (connected, start, media, dtmf, mark, stop; the service sends media, mark and clear). Twilio opens it as the TwiML of a call tells it; the credential is in the `start` message, not the URL: its customParameters `call` (our call id) and `token` (the call's one-time media token), and its callSid must be the call's. The stream is then the call's on whichever instance it reached. Closed with 1008 when the first message is not `start`, a message is malformed, or the token is wrong or used; 1011 on a server error.",
+        "A WebSocket speaking Twilio's Media Streams protocol (connected, start, media, dtmf, mark, stop; the service sends media, mark and clear). Twilio opens it as the TwiML of a call tells it; the credential is in the `start` message, not the URL: its customParameters `call` (our call id) and `token` (the call's one-time media token), and its callSid must be the call's. The stream is then the call's on whichever instance it reached. Closed with 1008 when the first message is not `start`, no `start` arrived within WS_START_TIMEOUT (5 s), a message is malformed, or the token is wrong or used; 1011 on a server error. Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.",
       security: [],
       response: socketResponses,
     },
     handler: refusePlainGet,
     wsHandler: (socket: WebSocket, req) => {
       const log = req.log;
+      // A stranger until its `start` claims a call (deadline, caps: src/api/toolkit/socket-guard.ts).
+      const watched = app.socketGuard.watch(socket, req);
       let leg: TwilioLeg | null = null;
       let claiming = false;
       let closed = false;
@@ -233,6 +235,7 @@ export async function twilioRoutes(app: FastifyInstance): Promise<void> {
           if (!e) return refuse('calls are not running on this instance');
           const claim = await e.remote.claimStream(callId, start.customParameters.token ?? '', { carrier: TWILIO_CARRIER, carrierCallId: start.callSid });
           if (!claim) return refuse('invalid or used media token, or the stream is not this call\'s');
+          watched.authenticated();
           const callLog = log.child({ callId });
           leg = carrier.legForStream(socket, start, {
             userId: claim.userId,

@@ -5,12 +5,15 @@
  */
 import type { AuthUser } from '../../accounts/users.js';
 import type { AppContext } from '../../context.js';
+import type { SocketGuard } from './socket-guard.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     /** Every route as registered (method, url pattern; Fastify's HEAD routes too): for the OpenAPI coverage test. */
     registeredRoutes: { method: string; url: string }[];
+    /** Deadlines, heartbeats and caps of the WebSockets (socket-guard.ts); routes `watch` each socket. */
+    socketGuard: SocketGuard;
   }
   interface FastifyRequest {
     /** The token's user on every authenticated (`auth: 'user'`) route. */

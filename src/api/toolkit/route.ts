@@ -35,6 +35,7 @@ export const documentedNotValidated = () => () => true;
 export const socketResponses = {
   101: z.null().describe('Switching Protocols: the WebSocket is open (send `Connection: Upgrade`, `Upgrade: websocket`)'),
   426: messageSchema.describe('A plain GET, without the WebSocket upgrade'),
+  503: messageSchema.describe('Too many sockets of this process or address have not proven themselves yet (Retry-After says when to try again)'),
 };
 
 export const SOCKET_ONLY_MESSAGE = 'This address takes WebSocket connections only (send Connection: Upgrade and Upgrade: websocket).';

@@ -66,7 +66,7 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'The media WebSocket of a browser call',
       description:
-        'A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting.',
+        'A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting, 1008 when the token could not be checked within WS_START_TIMEOUT (5 s). Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.',
       params: z.object({ id: pathId() }),
       querystring: z.object({ token: z.string().max(100).optional() }),
       security: [{ mediaToken: [] }],
@@ -74,6 +74,7 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
     },
     handler: refusePlainGet,
     wsHandler: async (ws, req) => {
+      const watched = app.socketGuard.watch(ws, req);
       const socket = browserSocket(ws);
       const callId = req.params.id;
       const mode = await spendMediaToken(app.ctx, callId, req.query.token ?? '');
@@ -83,6 +84,7 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
         socket.close(CLOSE_TOKEN_REFUSED, 'token refused');
         return;
       }
+      watched.authenticated();
       carrier.attach(callId, socket, mode);
       await engine.startCall(callId);
       // Still waiting: the call was not this socket's to run (ended already, or another's).
