@@ -13,8 +13,10 @@
  *
  * The result is a probability-like score that the turn is complete (the end-of-turn policy mixes
  * it with VAD silence, an audio model and the STT's own turn events) plus the reason, so a log or
- * a test can say why. It is a heuristic: "I would like to book" (a transitive verb without its
- * object) reads complete; the audio model is the signal for prosody.
+ * a test can say why. It is a heuristic: "I need a table" and "I need a table for" are told apart,
+ * "…einen Termin mit" (a separable prefix looks the same) is not; the audio model is the signal for
+ * prosody. German questions opened by a modal must end in their infinitive ("Können Sie mir die
+ * Rechnung an…" goes on; "…schicken" is finished).
  */
 import { collapseRuns, languageWords, words, type EndingReason, type LanguageWords } from './languages.js';
 
@@ -132,6 +134,12 @@ export function judgeCompleteness(text: string, language: string, lists: Languag
     if (ending.strength === 'weak' && yesNoQuestion) return result(COMPLETENESS_SCORES.clause, 'question', { match: opener });
     const score = ending.strength === 'strong' ? COMPLETENESS_SCORES.strongEnding : COMPLETENESS_SCORES.weakEnding;
     return result(score, ending.reason, { strength: ending.strength, match: tail });
+  }
+  if (yesNoQuestion && lists.modalOpeners?.includes(opener) && lists.infinitive) {
+    // German modal questions end in their infinitive: "Können Sie mir die Rechnung an…" goes on.
+    const last = tokens[tokens.length - 1];
+    const { endings, words: irregular } = lists.infinitive;
+    if (!irregular.includes(last) && !endings.some((e) => last.endsWith(e))) return result(COMPLETENESS_SCORES.weakEnding, 'dangling', { strength: 'weak', match: last });
   }
   if (whQuestion || yesNoQuestion) return result(COMPLETENESS_SCORES.clause, 'question', { match: opener });
   return result(punctuated ? COMPLETENESS_SCORES.punctuatedClause : COMPLETENESS_SCORES.clause, 'complete-clause');

@@ -33,6 +33,13 @@ export interface LanguageWords {
   questionOpeners: readonly string[];
   /** Listener sounds and words that acknowledge without taking the floor. */
   backchannels: readonly string[];
+  /**
+   * Verb-final languages (German): a question opened by one of these modals is finished only when
+   * it ends in an infinitive ("Können Sie mir die Rechnung schicken?"), not on "…die Rechnung an".
+   */
+  modalOpeners?: readonly string[];
+  /** How an infinitive ends (`en`, `ern`, `eln`), and the few that end otherwise (`sein`, `tun`). */
+  infinitive?: { endings: readonly string[]; words: readonly string[] };
 }
 
 const EN: LanguageWords = {
@@ -41,13 +48,14 @@ const EN: LanguageWords = {
     possessive: ['my', 'your', 'our', 'their', 'its'],
     preposition: ['of', 'for', 'with', 'at', 'from', 'into', 'onto', 'about', 'between', 'without', 'towards', 'toward', 'during', 'until', 'till', 'via', 'per', 'than', 'upon', 'among', 'within', 'across', 'against', 'beside', 'besides', 'near'],
     conjunction: ['and', 'or', 'but', 'because', 'cause', "'cause", 'if', 'although', 'whereas', 'unless', 'whether', 'nor', 'plus'],
-    dangling: ['to', "i'm", "we're", "it's", "that's", "there's", "i'd", "i'll", "we'll"],
+    // "I would like to book …": verbs a caller hardly ever leaves without their object.
+    dangling: ['to', "i'm", "we're", "it's", "that's", "there's", "i'd", "i'll", "we'll", 'to book', 'to make', 'to schedule', 'to reserve', 'to arrange', 'to buy', 'to order'],
   },
   weak: {
     possessive: ['his'],
     conjunction: ['so', 'that', 'while', 'since', 'as', 'when', 'where', 'which', 'who', 'then'],
     preposition: ['by', 'like', 'on', 'in'],
-    dangling: ['i', 'we', 'is', 'are', 'was', 'were', 'am', 'be', 'been', 'want', 'need', 'would', 'could', 'should', 'can', 'will', 'just', 'maybe', 'also', 'really', 'very', 'some', 'any', 'this', 'these', 'those', 'another', 'other'],
+    dangling: ['to get', 'to know', 'to ask', 'to talk', 'to speak', 'to send', 'to add', 'to report', 'i', 'we', 'is', 'are', 'was', 'were', 'am', 'be', 'been', 'want', 'need', 'would', 'could', 'should', 'can', 'will', 'just', 'maybe', 'also', 'really', 'very', 'some', 'any', 'this', 'these', 'those', 'another', 'other'],
   },
   hesitations: ['um', 'uh', 'er', 'erm', 'uhm', 'hm', 'ah', 'eh', 'you know', 'i mean', 'let me think', 'let me see', 'hold on'],
   completePhrases: ['think so', 'hope so', 'guess so', 'believe so', 'suppose so', 'said so', 'do so', 'and so on', 'or so', 'even so', 'is that so', 'as well', 'so far', 'in and out', 'and all that', 'or something', 'or not', 'and stuff', 'at all', 'after all', 'of course', 'for sure', 'for now', 'with it', 'with me', 'with you', 'for me', 'for you', 'for it', 'for that', 'of it', 'of that', 'of them', 'about it', 'about that', 'about them', 'than that', 'than me', 'that one', 'this one', 'like that', 'like this', 'like it', 'by then', 'since then', 'until then', 'back then', 'just then', 'and then some', 'his own', 'it is', 'that is', 'there is', 'here it is', 'that was', 'it was', 'i am', 'i was', 'i can', 'i will', 'i would', 'i could', 'i should', 'we can', 'we will', 'you can', 'yes i can', 'yes we can', 'i do', 'i need', 'i want', 'if you want', 'if you like', 'if you can', 'as you like', 'as i said', 'as well as'],
@@ -74,6 +82,8 @@ const DE: LanguageWords = {
   completePhrases: ['ich weiß', 'weiß ich nicht', 'das war es', 'das wars', 'das war’s', 'und so weiter', 'oder so', 'und so', 'ich denke schon', 'glaube schon', 'so ist es', 'genau so', 'das ist es', 'na also', 'ich bin dabei', 'bin dabei', 'mit mir', 'mit dir', 'mit ihnen', 'mit ihm', 'mit ihr', 'für mich', 'für sie', 'für dich', 'für uns', 'für ihn', 'von mir', 'von ihnen', 'von ihm', 'von ihr', 'ohne mich', 'gegen mich', 'zu mir', 'zu ihnen', 'zu hause', 'im moment', 'in ordnung', 'ist gut', 'schon gut', 'ihr seid'],
   questionWords: ['was', 'wo', 'wann', 'wer', 'wen', 'wem', 'wessen', 'warum', 'wieso', 'weshalb', 'wie', 'welche', 'welcher', 'welches', 'welchen', 'welchem', 'woher', 'wohin', 'womit', 'wofür', 'worüber', 'wozu', 'wovon'],
   questionOpeners: ['können', 'kann', 'kannst', 'könnten', 'könnte', 'würden', 'würde', 'haben', 'hast', 'hat', 'habt', 'ist', 'sind', 'bist', 'gibt', 'geht', 'darf', 'dürfen', 'soll', 'sollen', 'muss', 'müssen', 'wollen', 'willst', 'wissen', 'weißt', 'kommt', 'kommen', 'stimmt'],
+  modalOpeners: ['können', 'kann', 'kannst', 'könnten', 'könnte', 'könntest', 'würden', 'würde', 'würdest', 'darf', 'dürfen', 'soll', 'sollen', 'sollte', 'sollten', 'muss', 'müssen', 'will', 'willst', 'wollen', 'möchten', 'möchtest'],
+  infinitive: { endings: ['en', 'ern', 'eln'], words: ['sein', 'tun'] },
   backchannels: ['ja', 'jap', 'jo', 'jup', 'jaja', 'ja ja', 'jawohl', 'genau', 'okay', 'ok', 'stimmt', 'aha', 'achso', 'ach so', 'ah', 'ach', 'oh', 'mhm', 'hm', 'hmm', 'mm', 'richtig', 'klar', 'na klar', 'alles klar', 'gut', 'sehr gut', 'super', 'prima', 'toll', 'schön', 'verstehe', 'ich verstehe', 'verstanden', 'in ordnung', 'passt', 'sicher', 'natürlich', 'echt', 'wirklich', 'interessant', 'ja genau', 'ja klar', 'ja gut', 'ah ja', 'ach ja', 'ah okay', 'na gut', 'jep', 'äh', 'ähm', 'öh', 'öhm'],
 };
 

@@ -50,6 +50,13 @@ describe('backchannels', () => {
     expect(de.classify(text)).toBe(kind);
   });
 
+  it('the turn-taking bench corpus: its backchannels are backchannels, its interruptions are words', () => {
+    for (const t of ['mhm', 'uh-huh', 'yeah', 'okay', 'right', 'sure']) expect(en.classify(t), t).toBe('backchannel');
+    for (const t of ['ja', 'genau', 'okay', 'mhm']) expect(de.classify(t), t).toBe('backchannel');
+    for (const t of ['Stop.', 'Wait.', "No, that's wrong.", 'Stop, wait a second.', 'Hold on, that is not what I asked.']) expect(en.classify(t), t).toBe('words');
+    for (const t of ['Stopp.', 'Warten Sie.', 'Nein, das ist falsch.', 'Moment, das stimmt nicht.']) expect(de.classify(t), t).toBe('words');
+  });
+
   it("an assistant's own words extend the list, spelled however the STT spells them", () => {
     const custom = new BackchannelDetector('en', ['Roger that', 'copy', 'Jawoll']);
     expect(custom.isBackchannel('Roger that.')).toBe(true);

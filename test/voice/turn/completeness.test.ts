@@ -32,6 +32,16 @@ const ENGLISH: Row[] = [
   ['Can I make an appoint-', false, 'trailing-off'],
   ['I would like to pay by', false, 'preposition'],
   ['She said that', false, 'conjunction'],
+  // The pause points of the turn-taking bench's paused sentences.
+  ['I would like to book', false, 'dangling'],
+  ['My daughter needs a check up and', false, 'conjunction'],
+  ['Could you send the invoice to', false, 'dangling'],
+  ['I was thinking about', false, 'preposition'],
+  ['The best time for me would be um', false, 'hesitation'],
+  ['I ordered the blue one but', false, 'conjunction'],
+  ['I need to get', false, 'dangling'],
+  ['What would you like to order', true, 'question'],
+  ['I would like to cancel', true, 'complete-clause'],
 ];
 
 const GERMAN: Row[] = [
@@ -52,6 +62,15 @@ const GERMAN: Row[] = [
   ['Also ich wollte ähhh', false, 'hesitation'],
   ['Ich wollte fragen, ob...', false, 'trailing-off'],
   ['Ich hätte gern', false, 'dangling'],
+  ['Ich würde gerne einen Termin für', false, 'preposition'],
+  ['Meine Adresse hat sich geändert und', false, 'conjunction'],
+  ['Können Sie mir die Rechnung an', false, 'dangling'],
+  ['Können Sie mir die Rechnung an meine neue Adresse schicken?', true, 'question'],
+  ['Können Sie mir die Rechnung an meine neue Adresse schicken', true, 'question'],
+  ['Kann man dort parken', true, 'question'],
+  ['Könnten Sie das bitte', false, 'dangling'],
+  ['Haben Sie morgen Zeit', true, 'question'],
+  ['Am besten passt es mir äh', false, 'hesitation'],
 ];
 
 describe('text completeness: English', () => {
