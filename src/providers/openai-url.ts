@@ -1,3 +1,5 @@
+import { readBodyText } from './bounded.js';
+
 /**
  * Where an OpenAI-compatible endpoint lives under a configured base URL. Operators write the
  * base either the way the OpenAI SDKs take it (`http://host:8000/v1`, as LLM_BASE_URL) or as the
@@ -13,7 +15,8 @@ export function openAiEndpoint(baseUrl: string, path: string): string {
 
 /** The error text of a failed request: the JSON `error.message` servers send, else the start of the body. */
 export async function failureDetail(res: Response): Promise<string> {
-  const text = await res.text().catch(() => '');
+  // An error body is read up to 64 KiB: a server that streams one without end cannot stall us.
+  const text = await readBodyText(res, 64 * 1024, 'error body', true).catch(() => '');
   try {
     const json = JSON.parse(text) as { error?: { message?: string } | string; message?: string; detail?: unknown };
     const detail = (typeof json.error === 'string' ? json.error : json.error?.message) ?? json.message ?? json.detail;

@@ -111,6 +111,46 @@ describe('streamed completions', () => {
   });
 });
 
+describe('bounded replies (issue 27)', () => {
+  const small = () => new OpenAiCompatibleLlm({ baseUrl: server.baseUrl, maxReplyChars: 100, maxEventChars: 1000, maxReplyBytes: 20_000, maxAnswerBytes: 2_000 });
+
+  it('a reply longer than the character cap fails, and reading stops there', async () => {
+    server.answer(sse(textChunks(...Array.from({ length: 50 }, () => 'ten chars '))));
+    const deltas: string[] = [];
+    await expect(small().complete({ ...base, onText: (d) => deltas.push(d) })).rejects.toThrow('LLM reply exceeded 100 characters');
+    expect(deltas.join('').length).toBe(100);
+    // Tool-call arguments count too.
+    server.answer(sse(toolCallChunks([{ id: 'c', name: 'check_slots', args: JSON.stringify({ day: 'x'.repeat(200) }) }])));
+    await expect(small().complete(base)).rejects.toThrow('LLM reply exceeded 100 characters');
+  });
+
+  it('bytes without a line break fail at the event cap; framing without text at the byte cap', async () => {
+    server.answer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${'x'.repeat(5000)}`);
+    });
+    await expect(small().complete(base)).rejects.toThrow('LLM sent a stream event over 1,000 characters');
+    server.answer(sse(Array.from({ length: 500 }, () => ({ choices: [{ index: 0, delta: {} }] }))));
+    await expect(small().complete(base)).rejects.toThrow('LLM reply exceeded 20,000 bytes');
+  });
+
+  it('a whole answer is read up to its cap', async () => {
+    server.answer(json(200, { choices: [{ message: { content: 'y'.repeat(5000) } }] }));
+    await expect(small().complete({ ...base, tools: [] })).rejects.toThrow('LLM answer exceeded 2,000 bytes');
+    server.answer(json(200, { choices: [{ message: { content: 'y'.repeat(500) } }] }));
+    await expect(small().complete({ ...base, tools: [] })).rejects.toThrow('LLM reply exceeded 100 characters');
+  });
+
+  it('an error body is read only up to 64 KiB', async () => {
+    server.answer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('z'.repeat(1024 * 1024));
+    });
+    const err = await llm.complete(base).catch((e) => e);
+    expect(err.message).toBe(`LLM request failed with status 500: ${'z'.repeat(300)}`);
+  });
+});
+
 describe('structured extraction', () => {
   const schema = { type: 'object', properties: { status: { type: 'boolean' } }, required: ['status'], additionalProperties: false };
 
