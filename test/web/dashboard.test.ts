@@ -1,7 +1,8 @@
 /**
  * The dashboard end to end in headless Chromium (issue 17): sign in, create an assistant and
  * a tool, import a CSV of leads, start a campaign on the sandbox carrier and see it complete,
- * open a call and read its transcript, the account and admin pages. Every page is
+ * open a call and read its transcript, the account and admin pages; an assistant's versions
+ * (what a save changed, restoring an earlier one). Every page is
  * screenshotted (test-artifacts/screenshots), checked with axe-core (no serious or critical
  * violations) and walked with the keyboard (every control reachable).
  */
@@ -105,6 +106,27 @@ describe('the dashboard in a browser', () => {
     await expectAccessible('05-assistant');
     const list = await user.get('/api/user/assistants/get');
     expect(list.body.data[0]).toMatchObject({ name: 'Sales caller', speech_speed: '1.10', max_duration: 300, type: 'outbound' });
+  });
+
+  it('keeps every saved change as a version, shows what it changed and restores an earlier one', async () => {
+    await field('System prompt').fill('Always answer in one sentence.');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.getByText('Assistant updated successfully').count()).toBe(1);
+    const versions = page.getByRole('table', { name: 'Versions of this assistant' });
+    await expect.poll(() => versions.locator('tbody tr').first().textContent()).toContain('Edited: system_prompt');
+    await expect.poll(() => versions.locator('tbody tr').first().textContent()).toContain('Dana Dashboard (dashboard)');
+    await page.getByRole('button', { name: 'Show version 2' }).click();
+    const changes = page.getByRole('table', { name: 'Changes in version 2' });
+    await expect.poll(() => changes.locator('tr', { hasText: 'system_prompt' }).textContent()).toContain('Always answer in one sentence.');
+    await expectAccessible('05b-assistant-versions');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Restore version 1' }).click();
+    await expect.poll(() => page.getByText('Assistant restored to version 1').count()).toBe(1);
+    await expect.poll(() => field('System prompt').inputValue()).toBe('');
+    await expect.poll(() => versions.locator('tbody tr').first().textContent()).toContain('Restored: system_prompt');
+    const restored = await user.get('/api/user/assistants/get');
+    expect(restored.body.data[0]).toMatchObject({ name: 'Sales caller', system_prompt: '', speech_speed: '1.10' });
   });
 
   it('creates a campaign', async () => {

@@ -6,6 +6,7 @@ import { BackLink, ErrorBanner, Loading, Notice, PageTitle } from '../ui/common'
 import { Checkbox, Group, NumberField, Select, TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
 import { bodyFromForm, changedFields, emptyForm, formFromRecord, type AssistantForm } from './assistant-form';
+import { AssistantVersions } from './AssistantVersions';
 import { WebhookSwitches } from './AssistantWebhooks';
 import { TalkPanel } from './TalkPanel';
 import { WidgetKeys } from './WidgetKeys';
@@ -31,6 +32,8 @@ export default function AssistantEdit() {
   const [initial, setInitial] = useState<AssistantForm | null>(null);
   const [form, setForm] = useState<AssistantForm | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  /** Bumped after a save, so the versions panel shows the new version. */
+  const [versionsRound, setVersionsRound] = useState(0);
   const submit = useSubmit();
 
   useEffect(() => {
@@ -60,6 +63,7 @@ export default function AssistantEdit() {
     if (res) {
       setSaved(res.message);
       refs.reload();
+      setVersionsRound((n) => n + 1);
     }
   };
 
@@ -193,6 +197,7 @@ export default function AssistantEdit() {
       </form>
       {!isNew && record && <WebhookSwitches assistant={record as never} onChange={refs.reload} />}
       {!isNew && <WidgetKeys assistantId={Number(id)} />}
+      {!isNew && <AssistantVersions key={versionsRound} assistantId={Number(id)} onRestored={refs.reload} />}
     </>
   );
 }
