@@ -37,7 +37,7 @@ import { concat, silence } from '../src/audio/pcm.js';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { root } from './lib.js';
-import { ToolRunner } from '../src/calls/tool-runner.js';
+import { callTools, ToolRunner } from '../src/calls/tool-runner.js';
 import type { Row } from './lib.js';
 
 const RATE = 8000;
@@ -86,9 +86,8 @@ function makeCall(env: Env, interruptSensitivity: number) {
       model: 'double',
       temperature: 0,
       messages,
-      tools: [],
+      tools: callTools([], new ToolRunner({ allowPrivate: true, log })),
       specs: [{ name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
-      executor: new ToolRunner({ allowPrivate: true, log }),
       variables: {},
     },
     tts: { provider: new OpenAiTts({ baseUrl: env.speech.baseUrl, apiKey: env.speech.knobs.apiKey!, model: 'tts-1' }), options: { voice: 'alloy', sampleRate: RATE, language: 'en' } },

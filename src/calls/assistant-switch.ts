@@ -58,7 +58,8 @@ export function switchAssistant(c: SwitchableConversation, { target }: NonNullab
   for (const tool of target.tools) c.toolsByName.set(tool.name, tool);
   c.builtins?.replaceItems(target.builtinTools, target.timezone);
   c.specs.splice(0, c.specs.length, ...functionSpecs(c.settings, c.builtins));
-  if (c.llmOptions) Object.assign(c.llmOptions, { model: target.model, temperature: target.temperature, tools: target.tools });
+  // Its tools reach the pipeline through `toolsByName` (the session's tools port), replaced above.
+  if (c.llmOptions) Object.assign(c.llmOptions, { model: target.model, temperature: target.temperature });
   if (c.voice) {
     c.voice.call.assistantChanged();
     const voice = target.voice(c.voice.sampleRate);

@@ -12,6 +12,7 @@ import type { EndStatus } from './state-machine.js';
 import type { MidCallTool, ToolOutcome } from './tool-runner.js';
 import type { TurnTracker } from './turns.js';
 import type { VoiceCallFactory } from './voice/voice-call.js';
+import type { ToolCallRecord } from './voice/ports.js';
 import type { BuiltinToolbox } from './builtin-tools/index.js';
 import type { Logger } from 'pino';
 
@@ -87,13 +88,7 @@ export interface SessionHooks {
   onAnswered?(answeredBy: AnsweredBy): void;
 }
 
-export interface ToolCallRecord {
-  name: string;
-  ok: boolean;
-  status?: number;
-  error?: string;
-  durationMs: number;
-}
+export type { ToolCallRecord };
 
 export interface SessionResult {
   connected: boolean;

@@ -17,7 +17,7 @@
  */
 import type { EndStatus, UnconnectedEnd } from './state-machine.js';
 import { CallTimers } from './timers.js';
-import type { MidCallTool } from './tool-runner.js';
+import { callTools, type MidCallTool } from './tool-runner.js';
 import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
 import type { TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
@@ -27,8 +27,9 @@ import { SilenceStage } from './voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
 import type { Frame } from './voice/frames.js';
 import type { LlmStageOptions } from './voice/llm.js';
-import type { BuiltinResult } from './builtin-tools/index.js';
-import { applyBuiltinResult } from './builtin-effects.js';
+import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
+import { applyBuiltinResult, endsTurn } from './builtin-effects.js';
+import type { CallBuiltins } from './voice/ports.js';
 import { TextTurns } from './text-turns.js';
 import { functionSpecs, switchAssistant } from './assistant-switch.js';
 import { VoicemailDrop } from './voicemail.js';
@@ -217,6 +218,18 @@ export class CallSession {
     );
   }
 
+  /** The built-ins as the voice pipeline's port: a result that ends the turn comes back as `finish`. */
+  private voiceBuiltins(builtins: BuiltinToolbox): CallBuiltins {
+    return {
+      has: (name) => builtins.has(name),
+      run: async (name, args) => {
+        const result = await builtins.run(name, args);
+        if (!endsTurn(result)) return { ok: result.ok, content: result.content, note: result.note };
+        return { ok: result.ok, content: result.content, finish: (turn) => this.applyVoiceBuiltin(result, turn) };
+      },
+    };
+  }
+
   /** Places the call and resolves when it is over. */
   run(): Promise<SessionResult> {
     this.deps.leg.onEvent((event) => this.onLegEvent(event));
@@ -374,14 +387,13 @@ export class CallSession {
         model: s.model,
         temperature: s.temperature,
         messages: this.messages,
-        tools: s.tools,
         specs: this.specs,
-        executor: this.deps.tools,
+        // The pipeline's ports (src/calls/voice/ports.ts): the current assistant's tools, by name.
+        tools: callTools(this.toolsByName, this.deps.tools),
         variables: s.variables,
         onToolCall: (record) => this.toolRecords.push(record),
-        builtins: this.deps.builtins,
+        builtins: this.deps.builtins && this.voiceBuiltins(this.deps.builtins),
         onNote: (line) => this.lines.push(line),
-        onBuiltinResult: (result, turn) => this.applyVoiceBuiltin(result, turn),
       };
     this.llmOptions = llmOptions;
     const voice = factory(media, {

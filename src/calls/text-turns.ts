@@ -12,7 +12,7 @@ import type { FillerScheduler } from './fillers.js';
 import type { MidCallTool } from './tool-runner.js';
 import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { withoutPlaceholders } from './variables.js';
-import { answerToolCall } from './tool-history.js';
+import { answerToolCall } from './voice/tool-history.js';
 import { applyBuiltinResult } from './builtin-effects.js';
 import { APOLOGY_LINE, END_CALL_TOOL, textStages, type SessionDeps, type SessionSettings, type ToolCallRecord } from './session-types.js';
 

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { ToolHeader, ToolParam } from '../db/schema.js';
 import { BlockedTargetError, OutboundTimeoutError, outboundRequest } from '../lib/outbound.js';
 import type { ToolSpec } from '../providers/llm/types.js';
+import type { CallTools, ToolOutcome } from './voice/ports.js';
 
 export interface MidCallTool {
   id: number;
@@ -23,14 +24,8 @@ export interface MidCallTool {
   schema: ToolParam[];
 }
 
-export interface ToolOutcome {
-  ok: boolean;
-  /** What the LLM reads as the tool's result (JSON text). */
-  content: string;
-  status?: number;
-  error?: string;
-  durationMs: number;
-}
+/** What a run came to: the voice pipeline's port type (src/calls/voice/ports.ts). */
+export type { ToolOutcome };
 
 /** Response bytes of a tool answer passed on to the LLM. */
 export const TOOL_RESPONSE_LIMIT = 16 * 1024;
@@ -59,6 +54,21 @@ function parseArguments(text: string, tool: MidCallTool): Record<string, unknown
 function asQueryValue(v: unknown): string {
   if (v === null || v === undefined) return '';
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/**
+ * Mid-call tools as the voice pipeline's port (src/calls/voice/ports.ts): looked up by name when
+ * the model calls one, so a map changed in place (another assistant's tools) is seen at once.
+ */
+export function callTools(
+  tools: ReadonlyMap<string, MidCallTool> | readonly MidCallTool[],
+  executor: { run(tool: MidCallTool, argumentsJson: string): Promise<ToolOutcome> },
+): CallTools {
+  const byName = Array.isArray(tools) ? new Map(tools.map((t) => [t.name, t])) : (tools as ReadonlyMap<string, MidCallTool>);
+  return {
+    has: (name) => byName.has(name),
+    run: (name, argumentsJson) => executor.run(byName.get(name)!, argumentsJson),
+  };
 }
 
 export class ToolRunner {

@@ -12,11 +12,10 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { storableJson, storableText } from '../lib/storable.js';
 import type { Clock } from '../telephony/clock.js';
+import type { FillerReason, TurnError, TurnKind, TurnLog, TurnStage } from './voice/ports.js';
 
-export type TurnKind = 'greeting' | 'reply' | 'reengagement' | 'voicemail';
-
-/** Stages of a turn in the order they normally happen. */
-export type TurnStage = 'finalTranscript' | 'llmFirstToken' | 'ttsFirstByte' | 'firstAudio';
+/** The turn vocabulary is the voice pipeline's (it stamps turns through its `TurnLog` port). */
+export type { FillerReason, TurnError, TurnKind, TurnStage };
 
 export interface BargeIn {
   /** Milliseconds from the turn's start to the caller's speech onset. */
@@ -25,18 +24,10 @@ export interface BargeIn {
   heardText: string;
 }
 
-export type FillerReason = 'tool' | 'slow-llm';
-
 export interface FillerUse {
   atMs: number;
   text: string;
   reason: FillerReason;
-}
-
-/** A provider that failed during a turn: which stage and what it said (issue 18: the record says why). */
-export interface TurnError {
-  stage: 'stt' | 'llm' | 'tts';
-  message: string;
 }
 
 export interface TurnRecord {
@@ -76,7 +67,7 @@ export class MemoryTurnRecorder implements TurnRecorder {
 }
 
 /** The turns of one call, stamped as they happen; one open turn at a time. */
-export class TurnTracker {
+export class TurnTracker implements TurnLog {
   private position = 0;
   private open: {
     record: TurnRecord;

@@ -8,7 +8,7 @@
 import type pino from 'pino';
 import { concat, silence } from '../../src/audio/pcm.js';
 import type { ToolCallRecord } from '../../src/calls/session-types.js';
-import { ToolRunner, toolFunction } from '../../src/calls/tool-runner.js';
+import { callTools, ToolRunner, toolFunction } from '../../src/calls/tool-runner.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../src/calls/turns.js';
 import { voiceFactory, type AssistantVoiceRow } from '../../src/calls/voice/factory.js';
 import type { Frame } from '../../src/calls/voice/frames.js';
@@ -66,9 +66,8 @@ export function multimodalCall(o: MultimodalCallOptions) {
       model: 'double',
       temperature: 0,
       messages,
-      tools,
+      tools: callTools(tools, new ToolRunner({ allowPrivate: true, log })),
       specs: [...tools.map(toolFunction), { name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
-      executor: new ToolRunner({ allowPrivate: true, log }),
       variables: {},
       onToolCall: (r) => toolCalls.push(r),
     },

@@ -14,7 +14,7 @@
  * Times (`at`) are milliseconds on the call's monotonic clock (src/telephony/clock.ts).
  */
 import type { TtsAlignment } from '../../providers/tts/types.js';
-import type { FillerReason, TurnKind } from '../turns.js';
+import type { FillerReason, TurnKind } from './ports.js';
 
 export type TurnId = number;
 

@@ -1,6 +1,6 @@
 /**
  * The LLM stage: on a reply turn it streams the model's answer as `llm-delta` frames (the
- * provider's `onText`), runs mid-call tools through the call's tool executor (`tool-call` /
+ * provider's `onText`), runs mid-call tools through the call's tools port (`tool-call` /
  * `tool-result` frames), and ends the turn's speech with `speak-end`. The conversation history
  * (`messages`, shared with the session) gets the caller's words and the assistant's answer;
  * when the caller cuts the answer off, the `interruption` frame (sent up by the output stage)
@@ -8,19 +8,16 @@
  *
  * The request carries the turn's AbortSignal: cancelling the turn aborts it.
  *
- * Built-in tools (src/calls/builtin-tools) run here too, through the toolbox the session hands
- * over; a result that ends the turn (a transfer's message, the transfer, another assistant) is
- * the session's to apply (src/calls/builtin-effects.ts): it finishes the turn, so the caller
- * hears the message before the line is handed over.
+ * Mid-call tools and built-in tools run through the call's ports (ports.ts: `CallTools`,
+ * `CallBuiltins`); a built-in's result that ends the turn (a transfer's message, the transfer,
+ * another assistant) is the call's to apply (`BuiltinOutcome.finish`): it finishes the turn, so
+ * the caller hears the message before the line is handed over.
  */
 import type { ChatMessage, LlmProvider, ToolSpec } from '../../providers/llm/types.js';
-import type { MidCallTool } from '../tool-runner.js';
-import type { BuiltinResult, BuiltinToolbox } from '../builtin-tools/index.js';
-import { endsTurn } from '../builtin-effects.js';
-import type { ToolCallRecord, ToolExecutor } from '../session.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
-import { answerOpenToolCalls, answerToolCall, CANCELLED_TOOL_RESULT } from '../tool-history.js';
+import type { CallBuiltins, CallTools, ToolCallRecord } from './ports.js';
+import { answerOpenToolCalls, answerToolCall, CANCELLED_TOOL_RESULT } from './tool-history.js';
 
 export const END_CALL_FUNCTION = 'end-call';
 export const LLM_APOLOGY = 'I am sorry, I am having technical difficulties. Goodbye.';
@@ -32,20 +29,16 @@ export interface LlmStageOptions {
   temperature: number;
   /** The conversation so far (system prompt first); this stage appends to it. */
   messages: ChatMessage[];
-  tools: MidCallTool[];
+  /** The functions the model may call (mid-call tools, built-ins and end-call, which this stage keeps). */
   specs: ToolSpec[];
-  executor: ToolExecutor;
+  /** The call's mid-call tools (already in `specs`). */
+  tools: CallTools;
   variables: Record<string, unknown>;
   onToolCall?(record: ToolCallRecord): void;
   /** The assistant's built-in tools as LLM functions (already in `specs`). */
-  builtins?: Pick<BuiltinToolbox, 'has' | 'run'>;
+  builtins?: CallBuiltins;
   /** A transcript line that is not speech (a built-in's note, e.g. the keys pressed). */
   onNote?(line: string): void;
-  /**
-   * A built-in's result that ends its turn (a line to say, a transfer, another assistant): the
-   * session applies it (src/calls/builtin-effects.ts) and finishes `turn` (VoiceCall.finishTurn).
-   */
-  onBuiltinResult?(result: BuiltinResult, turn: TurnId): void;
 }
 
 export class LlmStage implements Stage {
@@ -156,17 +149,16 @@ export class LlmStage implements Stage {
         if (await this.builtin(turn, call, ctx)) return true;
         continue;
       }
-      const tool = o.tools.find((t) => t.name === call.name);
-      if (!tool) {
+      if (!o.tools.has(call.name)) {
         answerToolCall(o.messages, call.id, JSON.stringify({ error: `unknown tool ${call.name}` }));
         continue;
       }
-      const outcome = await o.executor.run(tool, call.arguments);
-      o.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
+      const outcome = await o.tools.run(call.name, call.arguments);
+      o.onToolCall?.({ name: call.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
       // Cut off meanwhile: the call was answered as cancelled when it happened (the next turn may have asked already).
       if (signal.aborted) return true;
       answerToolCall(o.messages, call.id, outcome.content);
-      this.push({ kind: 'tool-result', turn, id: call.id, name: tool.name, ok: outcome.ok, content: outcome.content, at: now() });
+      this.push({ kind: 'tool-result', turn, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content, at: now() });
     }
     if (endCall) {
       this.push({ kind: 'speak-end', turn, at: now() });
@@ -178,8 +170,8 @@ export class LlmStage implements Stage {
 
   /**
    * Runs a built-in tool in the turn: its result goes to the history; a result that ends the
-   * turn (a line, a transfer, another assistant) goes to the session, which finishes the turn
-   * (the rest of the round is answered "not run"). True when the turn is over.
+   * turn (a line, a transfer, another assistant) goes back to the call (`finish`), which finishes
+   * the turn (the rest of the round is answered "not run"). True when the turn is over.
    */
   private async builtin(turn: TurnId, call: { id: string; name: string; arguments: string }, ctx: StageContext): Promise<boolean> {
     const o = this.options;
@@ -190,11 +182,11 @@ export class LlmStage implements Stage {
     if (ctx.turns.signal(turn).aborted) return true;
     answerToolCall(o.messages, call.id, outcome.content);
     this.push({ kind: 'tool-result', turn, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content, at: now() });
-    if (!endsTurn(outcome)) {
+    if (!outcome.finish) {
       if (outcome.note) o.onNote?.(outcome.note);
       return false;
     }
-    o.onBuiltinResult?.(outcome, turn);
+    outcome.finish(turn);
     return true;
   }
 

@@ -5,7 +5,7 @@
  * the next reply turn — opened by turn-taking at the caller's end of turn (VAD silence or the
  * STT's end of utterance) — into a turn of its own kind that says the line; the model is not asked.
  */
-import type { TurnKind } from '../turns.js';
+import type { TurnKind } from './ports.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 

@@ -8,7 +8,7 @@
  * The caller's silence is VAD silence, not "no transcript": a caller who talks but whose words
  * the STT does not catch is not silent, and line noise the VAD rejects is.
  */
-import type { CallTimers } from '../timers.js';
+import type { SilenceClock } from './ports.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage } from './pipeline.js';
 
@@ -17,7 +17,7 @@ export class SilenceStage implements Stage {
   private assistantTurn: number | null = null;
   private callerSpeaking = false;
 
-  constructor(private readonly timers: Pick<CallTimers, 'activity' | 'awaitCustomer'>) {}
+  constructor(private readonly timers: SilenceClock) {}
 
   process(frame: Frame, push: Push): void {
     switch (frame.kind) {

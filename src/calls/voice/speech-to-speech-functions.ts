@@ -1,20 +1,19 @@
 /**
  * The functions the speech-to-speech model calls (`mode: multimodal`), run for the stage
- * (speech-to-speech.ts): mid-call tools through the call's tool executor, built-in tools
- * (src/calls/builtin-tools) through the session's toolbox, as the pipeline's LLM stage runs them.
- * Each output goes back to the model once the answer that made the call is done.
+ * (speech-to-speech.ts): mid-call tools and built-in tools through the call's ports (ports.ts),
+ * as the pipeline's LLM stage runs them. Each output goes back to the model once the answer that
+ * made the call is done.
  *
  * A built-in's result that ends the turn (a transfer's message, the transfer, another assistant)
- * is sent to the model as its output with no new answer asked for; the session applies it
- * (src/calls/builtin-effects.ts) and finishes the turn through the stage (`finishTurn`: a
+ * is sent to the model as its output with no new answer asked for; the call applies it
+ * (`BuiltinOutcome.finish`) and finishes the turn through the stage (`finishTurn`: a
  * `Say exactly: <line>` answer when there is a line), so the call is ended or handed over only
  * once the caller heard it, as after end-call.
  */
-import type { BuiltinResult } from '../builtin-tools/index.js';
-import { endsTurn } from '../builtin-effects.js';
 import type { TurnId } from './frames.js';
 import type { LlmStageOptions } from './llm.js';
 import type { Push } from './pipeline.js';
+import type { BuiltinOutcome } from './ports.js';
 
 /** What of the stage's current answer a function call reads and changes. */
 export interface FunctionAnswer {
@@ -24,10 +23,10 @@ export interface FunctionAnswer {
   toolsRunning: number;
   results: { callId: string; output: string }[];
   /** A built-in's result that ends the turn, applied once the outputs are sent. */
-  effects: BuiltinResult | null;
+  effects: BuiltinOutcome | null;
 }
 
-export type FunctionConversation = Pick<LlmStageOptions, 'tools' | 'executor' | 'onToolCall' | 'builtins' | 'onNote' | 'onBuiltinResult'>;
+export type FunctionConversation = Pick<LlmStageOptions, 'tools' | 'onToolCall' | 'builtins' | 'onNote'>;
 
 interface StageEnv {
   now(): number;
@@ -40,17 +39,16 @@ interface StageEnv {
 /** Runs function `call` (not end-call, which the stage keeps) for answer `a`. */
 export function runFunctionCall(conversation: FunctionConversation, a: FunctionAnswer, call: { id: string; name: string; arguments: string }, env: StageEnv): void {
   if (conversation.builtins?.has(call.name)) return runBuiltin(conversation, a, call, env);
-  const tool = conversation.tools.find((t) => t.name === call.name);
-  if (!tool) {
+  if (!conversation.tools.has(call.name)) {
     a.results.push({ callId: call.id, output: JSON.stringify({ error: `unknown tool ${call.name}` }) });
     return;
   }
   a.toolsRunning++;
-  void conversation.executor.run(tool, call.arguments).then((outcome) => {
+  void conversation.tools.run(call.name, call.arguments).then((outcome) => {
     a.toolsRunning--;
-    conversation.onToolCall?.({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
+    conversation.onToolCall?.({ name: call.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
     if (a.over || env.closed()) return;
-    env.push({ kind: 'tool-result', turn: a.turn, id: call.id, name: tool.name, ok: outcome.ok, content: outcome.content, at: env.now() });
+    env.push({ kind: 'tool-result', turn: a.turn, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content, at: env.now() });
     a.results.push({ callId: call.id, output: outcome.content });
     if (a.responseDone) env.resultsReady();
   });
@@ -66,7 +64,7 @@ function runBuiltin(conversation: FunctionConversation, a: FunctionAnswer, call:
     if (a.over || env.closed()) return;
     env.push({ kind: 'tool-result', turn: a.turn, id: call.id, name: call.name, ok: result.ok, content: result.content, at: env.now() });
     a.results.push({ callId: call.id, output: result.content });
-    if (endsTurn(result)) a.effects ??= result;
+    if (result.finish) a.effects ??= result;
     else if (result.note) conversation.onNote?.(result.note);
     if (a.responseDone) env.resultsReady();
   });

@@ -28,7 +28,7 @@
 import { Resampler } from '../../audio/resample.js';
 import type { ChatMessage } from '../../providers/llm/types.js';
 import type { RealtimeEvent, RealtimeProvider, RealtimeSession, RealtimeSessionOptions } from '../../providers/realtime/types.js';
-import type { TurnKind } from '../turns.js';
+import type { TurnKind } from './ports.js';
 import { wordCount, type Frame, type TurnId } from './frames.js';
 import { END_CALL_FUNCTION, keepHeard, type LlmStageOptions } from './llm.js';
 import { runFunctionCall, type FunctionAnswer, type FunctionConversation } from './speech-to-speech-functions.js';
@@ -375,7 +375,7 @@ export class SpeechToSpeechStage implements Stage {
     // A built-in's result that ends the turn: the outputs, no new answer; the session finishes the turn (finishTurn).
     this.continuing = effects === null;
     results.forEach((r, i) => this.session?.sendFunctionResult(r.callId, r.output, effects === null && i === results.length - 1));
-    if (effects) this.options.conversation.onBuiltinResult?.(effects, a.turn);
+    if (effects) effects.finish?.(a.turn);
   }
 
   /** The caller cuts the assistant off (when the settings let them). */

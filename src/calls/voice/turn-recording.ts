@@ -5,7 +5,7 @@
  * records: the caller's end of speech, the final transcript, the LLM's first token, the TTS's
  * first byte, the first audio frame sent, barge-ins and fillers are all visible as frames.
  */
-import type { TurnError, TurnTracker } from '../turns.js';
+import type { TurnError, TurnLog } from './ports.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage } from './pipeline.js';
 
@@ -18,7 +18,7 @@ export class TurnRecordingStage implements Stage {
   /** The last end of turn (its `at` is when the final transcript was there). */
   private lastEndOfTurn: { turn: TurnId; at: number } | null = null;
 
-  constructor(private readonly tracker: TurnTracker) {}
+  constructor(private readonly tracker: TurnLog) {}
 
   process(frame: Frame, push: Push): void {
     this.observe(frame);

@@ -19,7 +19,7 @@ import type { LegMedia } from '../../telephony/types.js';
 import type { SttProvider, SttStreamOptions } from '../../providers/stt/types.js';
 import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
 import { synthesize } from '../../providers/synthesize.js';
-import type { FillerReason, TurnKind, TurnTracker } from '../turns.js';
+import type { FillerReason, TurnKind, TurnLog } from './ports.js';
 import type { Frame, TurnId } from './frames.js';
 import { InterruptionStage } from './interruption.js';
 import { KeypadStage } from './keypad.js';
@@ -54,7 +54,7 @@ export interface VoiceCallOptions {
   vad?: VadModel | null;
   turnTaking: TurnTakingSettings;
   /** Where the call's turns are recorded. */
-  tracker?: TurnTracker;
+  tracker?: TurnLog;
   /** Stages before the VAD (e.g. the noise gate of `noise_cancellation`). */
   inputStages?: Stage[];
   /** Stages between the TTS and the output stage, on the assistant's audio (ambient sound). */
@@ -68,7 +68,7 @@ export interface VoiceCallOptions {
 /** What the session hands the engine's voice factory: the conversation it owns. */
 export interface VoiceConversation {
   llm: LlmStageOptions;
-  tracker: TurnTracker;
+  tracker: TurnLog;
   tapStages: Stage[];
   /** True while something else (a collect-keypad tool) takes the caller's keys. */
   keysTaken?: () => boolean;

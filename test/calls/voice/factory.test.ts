@@ -10,7 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { ToolRunner } from '../../../src/calls/tool-runner.js';
+import { callTools, ToolRunner } from '../../../src/calls/tool-runner.js';
 import { voiceFactory, type AssistantVoiceRow } from '../../../src/calls/voice/factory.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { synthesizerById, transcriberById } from '../../../src/providers/catalog.js';
@@ -46,9 +46,8 @@ function build(row: AssistantVoiceRow) {
       model: 'double',
       temperature: 0,
       messages: [{ role: 'system', content: 'You help.' }],
-      tools: [],
+      tools: callTools([], new ToolRunner({ allowPrivate: true, log })),
       specs: [],
-      executor: new ToolRunner({ allowPrivate: true, log }),
       variables: {},
     },
     tracker: new TurnTracker(new MemoryTurnRecorder(), systemClock),

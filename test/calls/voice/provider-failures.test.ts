@@ -13,7 +13,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../../src/calls/index.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { ToolRunner } from '../../../src/calls/tool-runner.js';
+import { callTools, ToolRunner } from '../../../src/calls/tool-runner.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
 import { EnergyVad } from '../../../src/calls/voice/vad.js';
@@ -209,9 +209,8 @@ describe('provider failures on the voice pipeline: connection refused and a time
         model: 'double',
         temperature: 0,
         messages: [],
-        tools: [],
+        tools: callTools([], new ToolRunner({ allowPrivate: true, log })),
         specs: [{ name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
-        executor: new ToolRunner({ allowPrivate: true, log }),
         variables: {},
       },
       tts: { provider: tts, options: { voice: 'alloy', sampleRate: RATE, language: 'en' } },

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { ToolRunner, toolFunction } from '../../../src/calls/tool-runner.js';
+import { callTools, ToolRunner, toolFunction } from '../../../src/calls/tool-runner.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
 import { endpointRule } from '../../../src/calls/voice/sensitivity.js';
@@ -28,7 +28,7 @@ import { speechLike } from '../../support/doubles/clips.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { freeSlotsTool } from '../../support/voice-session.js';
-import { CANCELLED_TOOL_RESULT } from '../../../src/calls/tool-history.js';
+import { CANCELLED_TOOL_RESULT } from '../../../src/calls/voice/tool-history.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 8000;
@@ -64,9 +64,8 @@ function call(settings: Partial<TurnTakingSettings>, vad: VadModel = new EnergyV
       model: 'double',
       temperature: 0,
       messages,
-      tools,
+      tools: callTools(tools, new ToolRunner({ allowPrivate: true, log })),
       specs: [...tools.map(toolFunction), { name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
-      executor: new ToolRunner({ allowPrivate: true, log }),
       variables: {},
     },
     tts: { provider: new OpenAiTts({ baseUrl: voice.speech.baseUrl, apiKey: voice.speech.knobs.apiKey!, model: 'tts-1' }), options: { voice: 'alloy', sampleRate: RATE, language: 'en' } },

@@ -10,7 +10,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { ToolRunner, toolFunction, type MidCallTool } from '../../../src/calls/tool-runner.js';
+import { callTools, ToolRunner, toolFunction, type MidCallTool } from '../../../src/calls/tool-runner.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
 import type { TurnTakingSettings } from '../../../src/calls/voice/settings.js';
@@ -76,9 +76,8 @@ function call(settings: Partial<TurnTakingSettings> = {}, tools: MidCallTool[] =
       model: 'double',
       temperature: 0,
       messages,
-      tools,
+      tools: callTools(tools, new ToolRunner({ allowPrivate: true, log })),
       specs: [...tools.map(toolFunction), { name: END_CALL_FUNCTION, description: 'End the call.', parameters: { type: 'object', properties: {} } }],
-      executor: new ToolRunner({ allowPrivate: true, log }),
       variables: {},
     },
     tts: { provider: new OpenAiTts({ baseUrl: speech.baseUrl, apiKey: speech.knobs.apiKey!, model: 'tts-1' }), options: { voice: 'alloy', sampleRate: RATE, language: 'en' } },

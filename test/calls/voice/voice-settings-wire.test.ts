@@ -18,7 +18,7 @@ import { concat, silence } from '../../../src/audio/pcm.js';
 import { providersFromConfig } from '../../../src/compose.js';
 import { loadConfig } from '../../../src/config.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { ToolRunner } from '../../../src/calls/tool-runner.js';
+import { callTools, ToolRunner } from '../../../src/calls/tool-runner.js';
 import { voiceFactory, type AssistantVoiceRow } from '../../../src/calls/voice/factory.js';
 import type { Frame } from '../../../src/calls/voice/frames.js';
 import { endpointRule } from '../../../src/calls/voice/sensitivity.js';
@@ -57,7 +57,7 @@ async function converse(row: AssistantVoiceRow, env: Record<string, string>): Pr
   const media = new SandboxMedia(RATE, systemClock);
   const messages: ChatMessage[] = [{ role: 'system', content: 'Sie sind die Rezeption.' }];
   const vc = voiceFactory(row, providers, { clock: systemClock, log })!(media, {
-    llm: { llm: providers.llm, model: 'double', temperature: 0, messages, tools: [], specs: [], executor: new ToolRunner({ allowPrivate: true, log }), variables: {} },
+    llm: { llm: providers.llm, model: 'double', temperature: 0, messages, tools: callTools([], new ToolRunner({ allowPrivate: true, log })), specs: [], variables: {} },
     tracker: new TurnTracker(new MemoryTurnRecorder(), systemClock),
     tapStages: [],
   });
