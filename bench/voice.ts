@@ -1,5 +1,5 @@
 /**
- * `npm run bench voice`: the voice core (src/calls/voice) in this process, vendors replaced by the
+ * `npm run bench voice`: the voice core (src/voice) in this process, vendors replaced by the
  * local protocol doubles (chat completions, OpenAI-compatible speech), the line by SandboxMedia at
  * real pace (8 kHz), the VAD by Silero (the shared batched runner; EnergyVad only if the model is
  * missing, which the table then says).
@@ -23,10 +23,10 @@ import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import pino from 'pino';
 import { SileroVad, sharedVadRunner } from '../src/audio/vad/silero.js';
 import { MemoryTurnRecorder, TurnTracker } from '../src/calls/turns.js';
-import type { Frame } from '../src/calls/voice/frames.js';
-import { END_CALL_FUNCTION } from '../src/calls/voice/llm.js';
-import { EnergyVad, type VadModel } from '../src/calls/voice/vad.js';
-import { VoiceCall } from '../src/calls/voice/voice-call.js';
+import type { Frame } from '../src/voice/frames.js';
+import { END_CALL_FUNCTION } from '../src/voice/llm.js';
+import { EnergyVad, type VadModel } from '../src/voice/vad.js';
+import { VoiceCall } from '../src/voice/voice-call.js';
 import type { ChatMessage } from '../src/providers/llm/types.js';
 import { OpenAiCompatibleLlm } from '../src/providers/llm/openai.js';
 import { OpenAiTts } from '../src/providers/tts/openai/index.js';

@@ -1,7 +1,7 @@
 /**
  * Hold music for a caller who waits (a warm transfer's `hold_music`): a soft, generated loop.
  *
- * Generated, not recorded (as the ambient loops, src/calls/voice/ambient.ts): no audio file to
+ * Generated, not recorded (as the ambient loops, src/voice/ambient.ts): no audio file to
  * ship or license, and every line rate gets its own loop without resampling. The piece is a slow
  * arpeggio over four chords (C – Am – F – G, two bars each), each note an electric-piano-like
  * tone (fundamental, a soft octave and fifth) with a quick attack and an exponential decay, under

@@ -10,8 +10,8 @@ import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
 import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { DEFAULT_END_CALL_DESCRIPTION, END_CALL_TOOL, type SessionSettings } from './session-types.js';
 import { toolFunction, type MidCallTool } from './tool-runner.js';
-import type { LlmStageOptions } from './voice/llm.js';
-import type { VoiceCall } from './voice/voice-call.js';
+import type { LlmStageOptions } from '../voice/llm.js';
+import type { VoiceCall } from '../voice/voice-call.js';
 
 /** What the LLM may call: mid-call tools, built-ins, end-call (last). */
 export function functionSpecs(settings: Pick<SessionSettings, 'tools' | 'endCallDescription'>, builtins: BuiltinToolbox | undefined): ToolSpec[] {

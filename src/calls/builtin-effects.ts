@@ -4,7 +4,7 @@
  * the tool's note, and the call either continues with another assistant (`switchTo`) or ends
  * (`end`). How a line is said is the leg's: a text leg hands it to the leg, the voice pipeline
  * speaks it in the tool's turn, a speech-to-speech session asks its model for `Say exactly: …`
- * (src/calls/voice/voice-call.ts `finishTurn`).
+ * (src/voice/voice-call.ts `finishTurn`).
  */
 import type { Logger } from 'pino';
 import type { BuiltinResult } from './builtin-tools/index.js';

@@ -10,8 +10,8 @@ import { HoldMusic } from '../audio/hold-music.js';
 import type { Clock } from '../telephony/clock.js';
 import type { CarrierLeg } from '../telephony/types.js';
 import type { CallHooks } from './builtin-tools/index.js';
-import { LinePlayer } from './voice/line-player.js';
-import type { VoiceCall } from './voice/voice-call.js';
+import { LinePlayer } from '../voice/line-player.js';
+import type { VoiceCall } from '../voice/voice-call.js';
 
 export interface CallParts {
   leg: CarrierLeg;

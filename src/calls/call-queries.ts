@@ -8,8 +8,8 @@ import type { FillerConfig, PostCallField, StoredBuiltinTool } from '../db/schem
 import type { CallStatus } from './state-machine.js';
 import type { MidCallTool } from './tool-runner.js';
 import type { PlaceCallInput } from './types.js';
-import type { AssistantVoiceRow } from './voice/factory.js';
-import type { VoiceSettingsRow } from './voice/speech-options.js';
+import type { AssistantVoiceRow } from '../voice/factory.js';
+import type { VoiceSettingsRow } from '../voice/speech-options.js';
 import { synthesizerById, transcriberById } from '../providers/catalog.js';
 
 export const LIVE = `('initiated', 'ringing', 'in-progress')`;

@@ -30,9 +30,9 @@ import { ToolRunner } from './tool-runner.js';
 import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, ShuttingDownError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
-import { voiceFactory, type VadModels } from './voice/factory.js';
-import type { VoiceCallFactory } from './voice/voice-call.js';
-import { AudioCallRecording } from './voice/recording.js';
+import { voiceFactory, type VadModels } from '../voice/factory.js';
+import type { VoiceCallFactory } from '../voice/voice-call.js';
+import { AudioCallRecording } from '../voice/recording.js';
 
 /** What the engine runs calls on, chosen by the composition root. */
 export interface EngineDeps {

@@ -15,7 +15,7 @@
 import type { FillerConfig } from '../db/schema.js';
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { FillerReason } from './turns.js';
-import type { Frame } from './voice/frames.js';
+import type { Frame } from '../voice/frames.js';
 
 export type FillerMood = keyof FillerConfig;
 

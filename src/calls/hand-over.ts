@@ -17,7 +17,7 @@ import type { MidCallTool } from './tool-runner.js';
 import { ASSISTANT_JOINS, ASSISTANT_TOOLS, speakingVoiceRow, type SpeakingVoiceColumns } from './call-queries.js';
 import { DEFAULT_MODEL, temperatureOf } from './call-settings.js';
 import { fillSpokenTemplate, fillTemplate } from './variables.js';
-import { voiceOf } from './voice/factory.js';
+import { voiceOf } from '../voice/factory.js';
 
 const LOAD_ASSISTANT = `
   SELECT a.id, a.name, a.variables, a.system_prompt, a.initial_message, a.llm_temperature, a.end_call_tool_description,

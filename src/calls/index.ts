@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
 import { CallEngine } from './engine.js';
 import { SileroVad, sharedVadRunner, type SileroVadRunner } from '../audio/vad/silero.js';
-import type { VadModels } from './voice/factory.js';
+import type { VadModels } from '../voice/factory.js';
 import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
 import { ConfigError } from '../config.js';
 import { forgetInstance, HEARTBEAT_INTERVAL_MS, HeartbeatWatch, recoverOrphans, STALE_AFTER_SECONDS } from './recovery.js';

@@ -11,8 +11,8 @@ import type { FillerConfig } from '../db/schema.js';
 import type { EndStatus } from './state-machine.js';
 import type { MidCallTool, ToolOutcome } from './tool-runner.js';
 import type { TurnTracker } from './turns.js';
-import type { VoiceCallFactory } from './voice/voice-call.js';
-import type { ToolCallRecord } from './voice/ports.js';
+import type { VoiceCallFactory } from '../voice/voice-call.js';
+import type { ToolCallRecord } from '../voice/ports.js';
 import type { BuiltinToolbox } from './builtin-tools/index.js';
 import type { Logger } from 'pino';
 

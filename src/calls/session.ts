@@ -2,7 +2,7 @@
  * One live call: its life (dialling, answer, timers, end) and its record (transcript lines,
  * LLM history, tool records). The conversation itself runs in one of two places:
  *
- *   audio leg ──frames──▶ voice pipeline (src/calls/voice: VAD → STT → LLM → TTS → output)
+ *   audio leg ──frames──▶ voice pipeline (src/voice: VAD → STT → LLM → TTS → output)
  *   text leg  ──lines───▶ text turn loop (src/calls/text-turns.ts: LLM round trips, tools)
  *                timers (max duration, silence) ──▶ re-engagement / end
  *
@@ -23,13 +23,13 @@ import type { TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
 import { MemoryTurnRecorder, TurnTracker, type FillerReason } from './turns.js';
 import { FillerScheduler } from './fillers.js';
-import { SilenceStage } from './voice/silence.js';
-import type { VoiceCall, VoiceCallFactory } from './voice/voice-call.js';
-import type { Frame } from './voice/frames.js';
-import type { LlmStageOptions } from './voice/llm.js';
+import { SilenceStage } from '../voice/silence.js';
+import type { VoiceCall, VoiceCallFactory } from '../voice/voice-call.js';
+import type { Frame } from '../voice/frames.js';
+import type { LlmStageOptions } from '../voice/llm.js';
 import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { applyBuiltinResult, endsTurn } from './builtin-effects.js';
-import type { CallBuiltins } from './voice/ports.js';
+import type { CallBuiltins } from '../voice/ports.js';
 import { TextTurns } from './text-turns.js';
 import { functionSpecs, switchAssistant } from './assistant-switch.js';
 import { VoicemailDrop } from './voicemail.js';
@@ -388,7 +388,7 @@ export class CallSession {
         temperature: s.temperature,
         messages: this.messages,
         specs: this.specs,
-        // The pipeline's ports (src/calls/voice/ports.ts): the current assistant's tools, by name.
+        // The pipeline's ports (src/voice/ports.ts): the current assistant's tools, by name.
         tools: callTools(this.toolsByName, this.deps.tools),
         variables: s.variables,
         onToolCall: (record) => this.toolRecords.push(record),

@@ -1,7 +1,7 @@
 /**
  * The conversation of a TEXT leg (the sandbox at time scale 0, typed browser calls): whole
  * customer lines in, whole assistant lines out, one LLM round trip per step. Audio legs
- * converse through the voice pipeline instead (src/calls/voice/); both share the session's
+ * converse through the voice pipeline instead (src/voice/); both share the session's
  * record (transcript lines, LLM history, tool records), which CallSession owns.
  */
 import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
@@ -12,7 +12,7 @@ import type { FillerScheduler } from './fillers.js';
 import type { MidCallTool } from './tool-runner.js';
 import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { withoutPlaceholders } from './variables.js';
-import { answerToolCall } from './voice/tool-history.js';
+import { answerToolCall } from '../voice/tool-history.js';
 import { applyBuiltinResult } from './builtin-effects.js';
 import { APOLOGY_LINE, END_CALL_TOOL, textStages, type SessionDeps, type SessionSettings, type ToolCallRecord } from './session-types.js';
 

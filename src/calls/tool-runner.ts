@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { ToolHeader, ToolParam } from '../db/schema.js';
 import { BlockedTargetError, OutboundTimeoutError, outboundRequest } from '../lib/outbound.js';
 import type { ToolSpec } from '../providers/llm/types.js';
-import type { CallTools, ToolOutcome } from './voice/ports.js';
+import type { CallTools, ToolOutcome } from '../voice/ports.js';
 
 export interface MidCallTool {
   id: number;
@@ -24,7 +24,7 @@ export interface MidCallTool {
   schema: ToolParam[];
 }
 
-/** What a run came to: the voice pipeline's port type (src/calls/voice/ports.ts). */
+/** What a run came to: the voice pipeline's port type (src/voice/ports.ts). */
 export type { ToolOutcome };
 
 /** Response bytes of a tool answer passed on to the LLM. */
@@ -57,7 +57,7 @@ function asQueryValue(v: unknown): string {
 }
 
 /**
- * Mid-call tools as the voice pipeline's port (src/calls/voice/ports.ts): looked up by name when
+ * Mid-call tools as the voice pipeline's port (src/voice/ports.ts): looked up by name when
  * the model calls one, so a map changed in place (another assistant's tools) is seen at once.
  */
 export function callTools(

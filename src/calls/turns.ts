@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { storableJson, storableText } from '../lib/storable.js';
 import type { Clock } from '../telephony/clock.js';
-import type { FillerReason, TurnError, TurnKind, TurnLog, TurnStage } from './voice/ports.js';
+import type { FillerReason, TurnError, TurnKind, TurnLog, TurnStage } from '../voice/ports.js';
 
 /** The turn vocabulary is the voice pipeline's (it stamps turns through its `TurnLog` port). */
 export type { FillerReason, TurnError, TurnKind, TurnStage };

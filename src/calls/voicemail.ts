@@ -1,13 +1,13 @@
 /**
  * `voice_mail_message`: leaving the message on a voicemail box. It is said once the box's
  * greeting has ended — on an audio leg as the scripted answer to the box's turn (its end by VAD
- * silence and the endpoint rule, src/calls/voice/scripted-reply.ts), on a text leg after the
+ * silence and the endpoint rule, src/voice/scripted-reply.ts), on a text leg after the
  * greeting utterance — or, when the box says nothing for SILENT_VOICEMAIL_MS, right away. Then
  * the assistant hangs up (`ended_by_assistant`). The rule for machines is in the session.
  */
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { TurnTracker } from './turns.js';
-import type { VoiceCall } from './voice/voice-call.js';
+import type { VoiceCall } from '../voice/voice-call.js';
 import { SILENT_VOICEMAIL_MS } from './session-types.js';
 
 /** What the drop needs of its call's session. */

@@ -6,7 +6,7 @@
  */
 import type { SessionSettings } from '../../src/calls/session.js';
 import type { MidCallTool } from '../../src/calls/tool-runner.js';
-import type { AssistantVoiceRow } from '../../src/calls/voice/factory.js';
+import type { AssistantVoiceRow } from '../../src/voice/factory.js';
 
 export function voiceRow(overrides: Partial<AssistantVoiceRow> = {}): AssistantVoiceRow {
   return {

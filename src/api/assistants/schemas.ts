@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { pageQuery, pageSchema } from '../toolkit/pagination.js';
 import { msg, v } from '../toolkit/validation.js';
 import { builtinToolsField } from './builtin-tools.js';
-import { AMBIENT_SOUNDS } from '../../calls/voice/ambient.js';
+import { AMBIENT_SOUNDS } from '../../voice/ambient.js';
 
 const bool = () => v.bool();
 /** The record shows these as 1/0; clients echo them back that way, so 1/0 is accepted besides true/false. */

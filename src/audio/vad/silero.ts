@@ -18,7 +18,7 @@
  * `thread: 'main'` keeps the old in-thread session, for comparison (bench/vad.ts).
  *
  * `SileroVad` is one call's detector state and implements the voice core's `VadModel`
- * (`probability(window)`), so the VAD stage (src/calls/voice/vad.ts) uses it directly.
+ * (`probability(window)`), so the VAD stage (src/voice/vad.ts) uses it directly.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

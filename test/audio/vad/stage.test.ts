@@ -1,5 +1,5 @@
 /**
- * Silero (SileroVad) as the voice core's VadModel: the VAD stage (src/calls/voice/vad.ts) on
+ * Silero (SileroVad) as the voice core's VadModel: the VAD stage (src/voice/vad.ts) on
  * the caller fixtures, 8 kHz μ-law phone audio scored without resampling and 16 kHz audio
  * from a browser. Speech-started lands at the fixture's onset, speech-stopped after it ends.
  */
@@ -7,9 +7,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import { SileroVadRunner } from '../../../src/audio/vad/silero.js';
-import type { Frame } from '../../../src/calls/voice/frames.js';
-import { Pipeline } from '../../../src/calls/voice/pipeline.js';
-import { VadStage, type VadModel } from '../../../src/calls/voice/vad.js';
+import type { Frame } from '../../../src/voice/frames.js';
+import { Pipeline } from '../../../src/voice/pipeline.js';
+import { VadStage, type VadModel } from '../../../src/voice/vad.js';
 import { FakeClock } from '../../../src/telephony/clock.js';
 import { fixture, fixtureAudio } from '../../support/audio-fixtures.js';
 

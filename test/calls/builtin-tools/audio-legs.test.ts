@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinToolbox, type AssistantHandOver, type BuiltinContext } from '../../../src/calls/builtin-tools/index.js';
 import { CallSession, END_CALL_TOOL, type SessionResult } from '../../../src/calls/session.js';
 import { ToolRunner } from '../../../src/calls/tool-runner.js';
-import { voiceFactory } from '../../../src/calls/voice/factory.js';
+import { voiceFactory } from '../../../src/voice/factory.js';
 import { holdMusicLoop } from '../../../src/audio/hold-music.js';
 import type { StoredBuiltinTool } from '../../../src/db/schema.js';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';

@@ -5,9 +5,9 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { dbfs } from '../../../src/audio/pcm.js';
-import { AmbientStage, ambientLoop, ambientMixerFor } from '../../../src/calls/voice/ambient.js';
-import type { Frame } from '../../../src/calls/voice/frames.js';
-import { Pipeline } from '../../../src/calls/voice/pipeline.js';
+import { AmbientStage, ambientLoop, ambientMixerFor } from '../../../src/voice/ambient.js';
+import type { Frame } from '../../../src/voice/frames.js';
+import { Pipeline } from '../../../src/voice/pipeline.js';
 import { FakeClock } from '../../../src/telephony/clock.js';
 import { correlate, envelope, speechLike } from '../../support/doubles/clips.js';
 import { concat, frames20 } from './noise-audio.js';

@@ -14,7 +14,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallSession } from '../../../src/calls/session.js';
 import { ToolRunner } from '../../../src/calls/tool-runner.js';
-import { voiceFactory } from '../../../src/calls/voice/factory.js';
+import { voiceFactory } from '../../../src/voice/factory.js';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
 import { ProviderRegistry } from '../../../src/providers/registry.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';

@@ -4,7 +4,7 @@
  * than the lead to play out.
  */
 import { describe, expect, it } from 'vitest';
-import { LinePlayer } from '../../../src/calls/voice/line-player.js';
+import { LinePlayer } from '../../../src/voice/line-player.js';
 import { FakeClock } from '../../../src/telephony/clock.js';
 import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 

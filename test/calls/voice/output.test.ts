@@ -6,10 +6,10 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../../src/calls/voice/frames.js';
-import { OutputStage } from '../../../src/calls/voice/output.js';
-import { Pipeline } from '../../../src/calls/voice/pipeline.js';
-import { Floor } from '../../../src/calls/voice/settings.js';
+import type { Frame } from '../../../src/voice/frames.js';
+import { OutputStage } from '../../../src/voice/output.js';
+import { Pipeline } from '../../../src/voice/pipeline.js';
+import { Floor } from '../../../src/voice/settings.js';
 import { FakeClock } from '../../../src/telephony/clock.js';
 import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
 

@@ -1,6 +1,6 @@
 /** The shared pacing tick: one timer for every registered output, none when nobody waits. */
 import { describe, expect, it } from 'vitest';
-import { Pacer, pacerFor } from '../../../src/calls/voice/pacer.js';
+import { Pacer, pacerFor } from '../../../src/voice/pacer.js';
 import { FakeClock } from '../../../src/telephony/clock.js';
 
 describe('Pacer', () => {

@@ -6,8 +6,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { readWav } from '../../../src/audio/wav.js';
-import { CallRecorder, RecordingStage } from '../../../src/calls/voice/recording.js';
-import { Pipeline } from '../../../src/calls/voice/pipeline.js';
+import { CallRecorder, RecordingStage } from '../../../src/voice/recording.js';
+import { Pipeline } from '../../../src/voice/pipeline.js';
 import { FakeClock } from '../../../src/telephony/clock.js';
 
 const RATE = 8000;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallSession } from '../../../src/calls/session.js';
 import { ToolRunner } from '../../../src/calls/tool-runner.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { voiceFactory } from '../../../src/calls/voice/factory.js';
+import { voiceFactory } from '../../../src/voice/factory.js';
 import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
 import { ProviderRegistry } from '../../../src/providers/registry.js';
 import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';

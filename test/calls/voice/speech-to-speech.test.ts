@@ -10,10 +10,10 @@
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToolRunner } from '../../../src/calls/tool-runner.js';
-import { MULTIMODAL_FALLBACK_NOTE, voiceFactory, type AssistantVoiceRow } from '../../../src/calls/voice/factory.js';
-import type { Frame } from '../../../src/calls/voice/frames.js';
-import { END_CALL_FUNCTION } from '../../../src/calls/voice/llm.js';
-import { bargeInRule, endpointRule } from '../../../src/calls/voice/sensitivity.js';
+import { MULTIMODAL_FALLBACK_NOTE, voiceFactory, type AssistantVoiceRow } from '../../../src/voice/factory.js';
+import type { Frame } from '../../../src/voice/frames.js';
+import { END_CALL_FUNCTION } from '../../../src/voice/llm.js';
+import { bargeInRule, endpointRule } from '../../../src/voice/sensitivity.js';
 import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
 import { CallSession } from '../../../src/calls/session.js';
 import { synthesizer } from '../../../src/providers/synthesize.js';

@@ -6,12 +6,12 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
-import type { Frame } from '../../../src/calls/voice/frames.js';
-import { InterruptionStage } from '../../../src/calls/voice/interruption.js';
-import { Pipeline } from '../../../src/calls/voice/pipeline.js';
-import { Floor, type EndpointType } from '../../../src/calls/voice/settings.js';
-import { TurnTakingStage } from '../../../src/calls/voice/turn-taking.js';
-import { EnergyVad, VadStage } from '../../../src/calls/voice/vad.js';
+import type { Frame } from '../../../src/voice/frames.js';
+import { InterruptionStage } from '../../../src/voice/interruption.js';
+import { Pipeline } from '../../../src/voice/pipeline.js';
+import { Floor, type EndpointType } from '../../../src/voice/settings.js';
+import { TurnTakingStage } from '../../../src/voice/turn-taking.js';
+import { EnergyVad, VadStage } from '../../../src/voice/vad.js';
 import { FakeClock } from '../../../src/telephony/clock.js';
 
 const log = pino({ level: 'silent' });

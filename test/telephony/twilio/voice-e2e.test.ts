@@ -8,7 +8,7 @@
  * said, and the person heard the assistant's replies (matched back to the spoken sentences);
  * barge-in: talking over a reply gets Twilio a `clear`, the person stops hearing the reply and
  * the transcript keeps only what was heard; keys the person presses reach the session and the
- * model as a caller turn (`[keypad: 42#]`, src/calls/voice/keypad.ts).
+ * model as a caller turn (`[keypad: 42#]`, src/voice/keypad.ts).
  *
  * Real pace (double speed 1): the service hands audio out paced at real time, so a faster
  * double would play each frame as it arrives and hear gaps.

@@ -13,7 +13,7 @@
  * While the assistant holds the floor (a reply the caller did not interrupt), the caller's
  * utterance is a backchannel and does not start a new turn.
  */
-import type { Clock, TimerHandle } from '../../telephony/clock.js';
+import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { EndpointType, Floor } from './settings.js';

@@ -10,7 +10,7 @@
  *   turn's request goes out: `answerOpenToolCalls` answers every call still open at once, and the
  *   late result is dropped (docs/decisions.md "A tool call cut off by the caller").
  */
-import type { ChatMessage } from '../../providers/llm/types.js';
+import type { ChatMessage } from '../providers/llm/types.js';
 
 /** What the model reads for a call whose turn the caller cut off before its result came. */
 export const CANCELLED_TOOL_RESULT = JSON.stringify({ error: 'cancelled: the caller spoke before the result came (the tool may still have acted)' });

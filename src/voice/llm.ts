@@ -13,7 +13,7 @@
  * another assistant) is the call's to apply (`BuiltinOutcome.finish`): it finishes the turn, so
  * the caller hears the message before the line is handed over.
  */
-import type { ChatMessage, LlmProvider, ToolSpec } from '../../providers/llm/types.js';
+import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { CallBuiltins, CallTools, ToolCallRecord } from './ports.js';

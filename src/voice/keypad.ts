@@ -17,7 +17,7 @@
  * false: the keys' `end-of-turn` is a message the model answers, and its answer opens the reply
  * turn as it starts (speech-to-speech.ts), as it does for the caller's words.
  */
-import type { Clock, TimerHandle } from '../../telephony/clock.js';
+import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { Floor } from './settings.js';

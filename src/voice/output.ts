@@ -21,9 +21,9 @@
  * (queued frames, pieces, marks, the clock position); split apart, each part would need that
  * state handed to it and the marks' order could no longer be checked in one place.
  */
-import { Resampler } from '../../audio/resample.js';
-import type { LegMedia } from '../../telephony/types.js';
-import type { Clock } from '../../telephony/clock.js';
+import { Resampler } from '../audio/resample.js';
+import type { LegMedia } from '../telephony/types.js';
+import type { Clock } from '../telephony/clock.js';
 import type { Frame, FrameOf, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import { pacerFor, type Pacer } from './pacer.js';

@@ -1,6 +1,6 @@
 /**
  * The voice core's runner: a chain of small stages, each with one job, passing `Frame`s
- * (src/calls/voice/frames.ts) downstream — caller audio at the head, the leg's playback at the
+ * (src/voice/frames.ts) downstream — caller audio at the head, the leg's playback at the
  * tail — and, rarely, upstream (playback marks back to the stages that care what was heard).
  *
  * A frame sent upstream (`ctx.pushUp`) travels toward the head: the `push` a stage gets with it
@@ -18,7 +18,7 @@
  * reply never reaches the caller.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../telephony/clock.js';
+import type { Clock } from '../telephony/clock.js';
 import { isControl, type CancelReason, type Frame, type TurnId } from './frames.js';
 
 export type Push = (frame: Frame) => void;

@@ -4,7 +4,7 @@
  * become `tts-audio` / `tts-spoken` / `tts-done` frames of the turn. Cancelling the turn cancels
  * its stream at once (the provider releases its connection; no more events are used).
  */
-import type { TtsProvider, TtsStream, TtsStreamOptions } from '../../providers/tts/types.js';
+import type { TtsProvider, TtsStream, TtsStreamOptions } from '../providers/tts/types.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 

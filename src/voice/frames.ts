@@ -2,7 +2,7 @@
  * The one event type of the voice core. Everything that happens on an audio call — caller audio,
  * voice activity, transcripts, the turn decision, LLM text, tool calls, synthesized audio, what
  * was actually played, barge-in, DTMF, hang-up — is a `Frame` that flows through the pipeline's
- * stages (src/calls/voice/pipeline.ts), in the spirit of Pipecat's frames.
+ * stages (src/voice/pipeline.ts), in the spirit of Pipecat's frames.
  *
  * Every frame carries `turn`: the id of the conversation turn it belongs to. A turn is one
  * assistant response (a reply to the caller, or something the assistant says on its own: the
@@ -13,7 +13,7 @@
  *
  * Times (`at`) are milliseconds on the call's monotonic clock (src/telephony/clock.ts).
  */
-import type { TtsAlignment } from '../../providers/tts/types.js';
+import type { TtsAlignment } from '../providers/tts/types.js';
 import type { FillerReason, TurnKind } from './ports.js';
 
 export type TurnId = number;

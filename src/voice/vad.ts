@@ -10,8 +10,8 @@
  * read per window (`threshold()`, `startMs()`), so the composition can switch to the barge-in rule
  * of interrupt_sensitivity (sensitivity.ts) while the assistant speaks.
  */
-import { dbfs } from '../../audio/pcm.js';
-import { Resampler } from '../../audio/resample.js';
+import { dbfs } from '../audio/pcm.js';
+import { Resampler } from '../audio/resample.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 

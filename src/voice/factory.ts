@@ -15,12 +15,12 @@
  *   and its transcript says so.
  */
 import type { Logger } from 'pino';
-import type { ProviderRegistry } from '../../providers/registry.js';
-import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
-import type { Clock } from '../../telephony/clock.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { TtsProvider, TtsStreamOptions } from '../providers/tts/types.js';
+import type { Clock } from '../telephony/clock.js';
 import { NoiseGateStage } from './noise-gate.js';
 import { AmbientStage } from './ambient.js';
-import type { RealtimeProvider } from '../../providers/realtime/types.js';
+import type { RealtimeProvider } from '../providers/realtime/types.js';
 import { bargeInRule, endpointRule } from './sensitivity.js';
 import { Floor, type EndpointType } from './settings.js';
 import { DEFAULT_PROVIDER_VOICES, sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from './speech-options.js';
@@ -36,7 +36,7 @@ export interface AssistantVoiceRow extends VoiceSettingsRow {
   allowInterruptions: boolean;
   minInterruptWords: number;
   noiseCancellation: boolean;
-  /** `ambient_sound` / `ambient_sound_volume` (src/calls/voice/ambient.ts). */
+  /** `ambient_sound` / `ambient_sound_volume` (src/voice/ambient.ts). */
   ambientSound?: string;
   ambientSoundVolume?: string | number;
   /** Registry name of the provider `synthesizer_provider_id` selects (src/providers/catalog.ts), if any. */

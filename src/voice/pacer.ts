@@ -7,7 +7,7 @@
  * The output stage hands audio `leadMs` (100 ms) ahead of real time, so handing it up to one
  * tick later than the exact moment never lets the line run dry.
  */
-import type { Clock, TimerHandle } from '../../telephony/clock.js';
+import type { Clock, TimerHandle } from '../telephony/clock.js';
 
 export const PACING_TICK_MS = 20;
 

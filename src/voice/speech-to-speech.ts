@@ -25,9 +25,9 @@
  * Realtime protocol's events map onto frames in one switch; splitting that switch would scatter
  * the per-turn state (current response, heard audio, pending tool calls) across files.
  */
-import { Resampler } from '../../audio/resample.js';
-import type { ChatMessage } from '../../providers/llm/types.js';
-import type { RealtimeEvent, RealtimeProvider, RealtimeSession, RealtimeSessionOptions } from '../../providers/realtime/types.js';
+import { Resampler } from '../audio/resample.js';
+import type { ChatMessage } from '../providers/llm/types.js';
+import type { RealtimeEvent, RealtimeProvider, RealtimeSession, RealtimeSessionOptions } from '../providers/realtime/types.js';
 import type { TurnKind } from './ports.js';
 import { wordCount, type Frame, type TurnId } from './frames.js';
 import { END_CALL_FUNCTION, keepHeard, type LlmStageOptions } from './llm.js';

@@ -14,11 +14,11 @@
  * lines (greeting, re-engagement), and reports the transcript lines as the caller heard them.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../../telephony/clock.js';
-import type { LegMedia } from '../../telephony/types.js';
-import type { SttProvider, SttStreamOptions } from '../../providers/stt/types.js';
-import type { TtsProvider, TtsStreamOptions } from '../../providers/tts/types.js';
-import { synthesize } from '../../providers/synthesize.js';
+import type { Clock } from '../telephony/clock.js';
+import type { LegMedia } from '../telephony/types.js';
+import type { SttProvider, SttStreamOptions } from '../providers/stt/types.js';
+import type { TtsProvider, TtsStreamOptions } from '../providers/tts/types.js';
+import { synthesize } from '../providers/synthesize.js';
 import type { FillerReason, TurnKind, TurnLog } from './ports.js';
 import type { Frame, TurnId } from './frames.js';
 import { InterruptionStage } from './interruption.js';

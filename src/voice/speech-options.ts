@@ -4,8 +4,8 @@
  * `voice_similarity`, `speech_speed`, and the endpointing of `endpoint_sensitivity`.
  * Numbers arrive as the columns' numeric text ("0.70") and are clamped to their API ranges.
  */
-import type { SttStreamOptions } from '../../providers/stt/types.js';
-import type { TtsStreamOptions } from '../../providers/tts/types.js';
+import type { SttStreamOptions } from '../providers/stt/types.js';
+import type { TtsStreamOptions } from '../providers/tts/types.js';
 import { endpointRule } from './sensitivity.js';
 
 export interface VoiceSettingsRow {

@@ -12,7 +12,7 @@
  * It is not a spectral denoiser (no model, no FFT): noise under speech stays. The gate's job is
  * the turn-taking: steady noise alone must not look like a caller talking.
  */
-import { dbfs } from '../../audio/pcm.js';
+import { dbfs } from '../audio/pcm.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage } from './pipeline.js';
 

@@ -12,14 +12,14 @@
  * whichever is later. A barge-in clears what the leg still held, so the assistant channel is cut
  * at the moment of the clear: the recording holds what was heard, not what was synthesized.
  */
-import { writeWav } from '../../audio/wav.js';
-import type { Clock } from '../../telephony/clock.js';
+import { writeWav } from '../audio/wav.js';
+import type { Clock } from '../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage } from './pipeline.js';
 import type { VoiceCallFactory } from './voice-call.js';
 import type { Logger } from 'pino';
-import { storedRecordingPath } from '../../recordings/links.js';
-import type { RecordingStore } from '../../recordings/store.js';
+import { storedRecordingPath } from '../recordings/links.js';
+import type { RecordingStore } from '../recordings/store.js';
 
 /**
  * A pause in the caller's stream longer than this is real (kept as silence), not arrival jitter

@@ -8,8 +8,8 @@
  * The pipeline's output stage stays the line's owner: a player is used only while the pipeline
  * is quiet on that line (the caller on hold while a tool runs; a leg the pipeline never heard).
  */
-import type { Clock } from '../../telephony/clock.js';
-import type { LegMedia } from '../../telephony/types.js';
+import type { Clock } from '../telephony/clock.js';
+import type { LegMedia } from '../telephony/types.js';
 import { pacerFor } from './pacer.js';
 
 const FRAME_MS = 20;

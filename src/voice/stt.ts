@@ -6,7 +6,7 @@
  * A batch provider (no endpointing of its own) is asked to transcribe at the VAD's end of
  * speech; the turn-taking stage may also ask (`finalize`) when it waits for a final.
  */
-import type { SttProvider, SttStream, SttStreamOptions } from '../../providers/stt/types.js';
+import type { SttProvider, SttStream, SttStreamOptions } from '../providers/stt/types.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 
