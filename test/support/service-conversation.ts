@@ -1,6 +1,6 @@
 /**
  * The booking conversation that the end-to-end voice tests through the whole service hold
- * (test/calls/voice/service-e2e.test.ts for the pipeline, service-e2e-multimodal.test.ts for
+ * (test/voice/service-e2e.test.ts for the pipeline, service-e2e-multimodal.test.ts for
  * the Realtime model): the assistant greets, the caller asks for an appointment, the model
  * checks the calendar with a mid-call tool and offers a slot, the caller says yes, the model
  * says goodbye and ends the call. Here are the script, the setup (user, Twilio number, voice,

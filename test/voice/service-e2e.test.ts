@@ -12,10 +12,10 @@
  * with the multimodal test are test/support/service-conversation.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fullProcess } from '../../../src/compose.js';
-import type { TwilioDouble } from '../../support/doubles/twilio.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { startTestService, type TestService, type TestUser } from '../../support/service.js';
+import { fullProcess } from '../../src/compose.js';
+import type { TwilioDouble } from '../support/doubles/twilio.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { startTestService, type TestService, type TestUser } from '../support/service.js';
 import {
   CHECK_SLOTS,
   expectBookingCallRecorded,
@@ -27,8 +27,8 @@ import {
   setUpBookingLine,
   YES,
   type ToolEndpoint,
-} from '../../support/service-conversation.js';
-import { startRoutedTwilioDouble, startToolEndpoint, twilioEnv } from '../../support/twilio-service.js';
+} from '../support/service-conversation.js';
+import { startRoutedTwilioDouble, startToolEndpoint, twilioEnv } from '../support/twilio-service.js';
 
 /** The speech double waits this long before its first byte; the turn's TTS stage cannot be shorter. */
 const TTS_FIRST_BYTE_MS = 120;

@@ -10,10 +10,10 @@
  * the checks shared with the pipeline test are test/support/service-conversation.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fullProcess } from '../../../src/compose.js';
-import type { TwilioDouble } from '../../support/doubles/twilio.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { startTestService, type TestService, type TestUser } from '../../support/service.js';
+import { fullProcess } from '../../src/compose.js';
+import type { TwilioDouble } from '../support/doubles/twilio.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { startTestService, type TestService, type TestUser } from '../support/service.js';
 import {
   CHECK_SLOTS,
   expectBookingCallRecorded,
@@ -25,8 +25,8 @@ import {
   setUpBookingLine,
   YES,
   type ToolEndpoint,
-} from '../../support/service-conversation.js';
-import { startRoutedTwilioDouble, startToolEndpoint, twilioEnv } from '../../support/twilio-service.js';
+} from '../support/service-conversation.js';
+import { startRoutedTwilioDouble, startToolEndpoint, twilioEnv } from '../support/twilio-service.js';
 
 /** The Realtime double waits this long before an answer's first delta. */
 const FIRST_DELTA_MS = 80;

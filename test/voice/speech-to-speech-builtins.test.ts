@@ -9,17 +9,17 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BuiltinToolbox, type AssistantHandOver } from '../../../src/calls/builtin-tools/index.js';
-import { CallSession, END_CALL_TOOL, type SessionResult } from '../../../src/calls/session.js';
-import { ToolRunner } from '../../../src/calls/tool-runner.js';
-import { voiceFactory } from '../../../src/voice/factory.js';
-import type { StoredBuiltinTool } from '../../../src/db/schema.js';
-import { systemClock } from '../../../src/telephony/clock.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
-import type { CarrierLeg, LegEvent } from '../../../src/telephony/types.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { doublesRegistry, MULTIMODAL_ROW } from '../../support/multimodal-call.js';
-import { sessionSettings } from '../../support/voice-session.js';
+import { BuiltinToolbox, type AssistantHandOver } from '../../src/calls/builtin-tools/index.js';
+import { CallSession, END_CALL_TOOL, type SessionResult } from '../../src/calls/session.js';
+import { ToolRunner } from '../../src/calls/tool-runner.js';
+import { voiceFactory } from '../../src/voice/factory.js';
+import type { StoredBuiltinTool } from '../../src/db/schema.js';
+import { systemClock } from '../../src/telephony/clock.js';
+import { SandboxMedia } from '../../src/telephony/sandbox/media.js';
+import type { CarrierLeg, LegEvent } from '../../src/telephony/types.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { doublesRegistry, MULTIMODAL_ROW } from '../support/multimodal-call.js';
+import { sessionSettings } from '../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const RATE = 16_000;

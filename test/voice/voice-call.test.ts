@@ -9,22 +9,22 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { callTools, ToolRunner, toolFunction, type MidCallTool } from '../../../src/calls/tool-runner.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { END_CALL_FUNCTION } from '../../../src/voice/llm.js';
-import type { TurnTakingSettings } from '../../../src/voice/settings.js';
-import { EnergyVad } from '../../../src/voice/vad.js';
-import { VoiceCall, type TranscriptLine } from '../../../src/voice/voice-call.js';
-import type { ChatMessage } from '../../../src/providers/llm/types.js';
-import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
-import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
-import { systemClock } from '../../../src/telephony/clock.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
-import { ChatDouble } from '../../support/doubles/chat.js';
-import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { speechLike } from '../../support/doubles/clips.js';
-import { OpenAiSpeechDouble, SPEECH_RATE } from '../../support/doubles/openai-speech.js';
+import { MemoryTurnRecorder, TurnTracker } from '../../src/calls/turns.js';
+import { callTools, ToolRunner, toolFunction, type MidCallTool } from '../../src/calls/tool-runner.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { END_CALL_FUNCTION } from '../../src/voice/llm.js';
+import type { TurnTakingSettings } from '../../src/voice/settings.js';
+import { EnergyVad } from '../../src/voice/vad.js';
+import { VoiceCall, type TranscriptLine } from '../../src/voice/voice-call.js';
+import type { ChatMessage } from '../../src/providers/llm/types.js';
+import { OpenAiCompatibleLlm } from '../../src/providers/llm/openai.js';
+import { OpenAiTts } from '../../src/providers/tts/openai/index.js';
+import { systemClock } from '../../src/telephony/clock.js';
+import { SandboxMedia } from '../../src/telephony/sandbox/media.js';
+import { ChatDouble } from '../support/doubles/chat.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { speechLike } from '../support/doubles/clips.js';
+import { OpenAiSpeechDouble, SPEECH_RATE } from '../support/doubles/openai-speech.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 8000;

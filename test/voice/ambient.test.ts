@@ -4,12 +4,12 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { dbfs } from '../../../src/audio/pcm.js';
-import { AmbientStage, ambientLoop, ambientMixerFor } from '../../../src/voice/ambient.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { Pipeline } from '../../../src/voice/pipeline.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
-import { correlate, envelope, speechLike } from '../../support/doubles/clips.js';
+import { dbfs } from '../../src/audio/pcm.js';
+import { AmbientStage, ambientLoop, ambientMixerFor } from '../../src/voice/ambient.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { Pipeline } from '../../src/voice/pipeline.js';
+import { FakeClock } from '../../src/telephony/clock.js';
+import { correlate, envelope, speechLike } from '../support/doubles/clips.js';
 import { concat, frames20 } from './noise-audio.js';
 
 const RATE = 8000;

@@ -14,20 +14,20 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { concat, silence } from '../../../src/audio/pcm.js';
-import { providersFromConfig } from '../../../src/compose.js';
-import { loadConfig } from '../../../src/config.js';
-import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { callTools, ToolRunner } from '../../../src/calls/tool-runner.js';
-import { voiceFactory, type AssistantVoiceRow } from '../../../src/voice/factory.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { endpointRule } from '../../../src/voice/sensitivity.js';
-import type { ChatMessage } from '../../../src/providers/llm/types.js';
-import { systemClock } from '../../../src/telephony/clock.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
-import { fixture } from '../../support/audio-fixtures.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { voiceRow } from '../../support/voice-session.js';
+import { concat, silence } from '../../src/audio/pcm.js';
+import { providersFromConfig } from '../../src/compose.js';
+import { loadConfig } from '../../src/config.js';
+import { MemoryTurnRecorder, TurnTracker } from '../../src/calls/turns.js';
+import { callTools, ToolRunner } from '../../src/calls/tool-runner.js';
+import { voiceFactory, type AssistantVoiceRow } from '../../src/voice/factory.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { endpointRule } from '../../src/voice/sensitivity.js';
+import type { ChatMessage } from '../../src/providers/llm/types.js';
+import { systemClock } from '../../src/telephony/clock.js';
+import { SandboxMedia } from '../../src/telephony/sandbox/media.js';
+import { fixture } from '../support/audio-fixtures.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { voiceRow } from '../support/voice-session.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 16_000;

@@ -4,9 +4,9 @@
  * than the lead to play out.
  */
 import { describe, expect, it } from 'vitest';
-import { LinePlayer } from '../../../src/voice/line-player.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
+import { LinePlayer } from '../../src/voice/line-player.js';
+import { FakeClock } from '../../src/telephony/clock.js';
+import { SandboxMedia } from '../../src/telephony/sandbox/media.js';
 
 const RATE = 8000;
 

@@ -5,14 +5,14 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { CallTimers } from '../../../src/calls/timers.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { NoiseGateStage } from '../../../src/voice/noise-gate.js';
-import { Pipeline, type Stage } from '../../../src/voice/pipeline.js';
-import { SilenceStage } from '../../../src/voice/silence.js';
-import { EnergyVad, VadStage } from '../../../src/voice/vad.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
-import { speechLike } from '../../support/doubles/clips.js';
+import { CallTimers } from '../../src/calls/timers.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { NoiseGateStage } from '../../src/voice/noise-gate.js';
+import { Pipeline, type Stage } from '../../src/voice/pipeline.js';
+import { SilenceStage } from '../../src/voice/silence.js';
+import { EnergyVad, VadStage } from '../../src/voice/vad.js';
+import { FakeClock } from '../../src/telephony/clock.js';
+import { speechLike } from '../support/doubles/clips.js';
 import { add, frames20, hum, noise } from './noise-audio.js';
 
 const RATE = 8000;

@@ -8,20 +8,20 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
-import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { callTools, ToolRunner } from '../../../src/calls/tool-runner.js';
-import { voiceFactory, type AssistantVoiceRow } from '../../../src/voice/factory.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { synthesizerById, transcriberById } from '../../../src/providers/catalog.js';
-import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
-import { ProviderRegistry } from '../../../src/providers/registry.js';
-import { speechProviders } from '../../../src/providers/speech.js';
-import { silence, concat } from '../../../src/audio/pcm.js';
-import { systemClock } from '../../../src/telephony/clock.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { voiceRow } from '../../support/voice-session.js';
+import { loadConfig } from '../../src/config.js';
+import { MemoryTurnRecorder, TurnTracker } from '../../src/calls/turns.js';
+import { callTools, ToolRunner } from '../../src/calls/tool-runner.js';
+import { voiceFactory, type AssistantVoiceRow } from '../../src/voice/factory.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { synthesizerById, transcriberById } from '../../src/providers/catalog.js';
+import { OpenAiCompatibleLlm } from '../../src/providers/llm/openai.js';
+import { ProviderRegistry } from '../../src/providers/registry.js';
+import { speechProviders } from '../../src/providers/speech.js';
+import { silence, concat } from '../../src/audio/pcm.js';
+import { systemClock } from '../../src/telephony/clock.js';
+import { SandboxMedia } from '../../src/telephony/sandbox/media.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { voiceRow } from '../support/voice-session.js';
 
 const log = pino({ level: 'silent' });
 let voice: VoiceDoubles;

@@ -1,7 +1,7 @@
 /** The 0–5 sensitivity tables and the assistant's voice settings as provider stream options. */
 import { describe, expect, it } from 'vitest';
-import { bargeInRule, endpointRule } from '../../../src/voice/sensitivity.js';
-import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from '../../../src/voice/speech-options.js';
+import { bargeInRule, endpointRule } from '../../src/voice/sensitivity.js';
+import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from '../../src/voice/speech-options.js';
 
 describe('interrupt_sensitivity', () => {
   it('maps 0–5 to a lower VAD threshold and a shorter minimum speech: higher reacts sooner', () => {

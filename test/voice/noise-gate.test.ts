@@ -4,13 +4,13 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { dbfs } from '../../../src/audio/pcm.js';
-import { HighPass, NoiseGate, NoiseGateStage } from '../../../src/voice/noise-gate.js';
-import { Pipeline, type Stage } from '../../../src/voice/pipeline.js';
-import { EnergyVad, VadStage } from '../../../src/voice/vad.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
-import { speechLike } from '../../support/doubles/clips.js';
+import { dbfs } from '../../src/audio/pcm.js';
+import { HighPass, NoiseGate, NoiseGateStage } from '../../src/voice/noise-gate.js';
+import { Pipeline, type Stage } from '../../src/voice/pipeline.js';
+import { EnergyVad, VadStage } from '../../src/voice/vad.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { FakeClock } from '../../src/telephony/clock.js';
+import { speechLike } from '../support/doubles/clips.js';
 import { add, concat, frames20, hum, noise } from './noise-audio.js';
 
 const RATE = 8000;

@@ -6,12 +6,12 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../../src/voice/frames.js';
-import { OutputStage } from '../../../src/voice/output.js';
-import { Pipeline } from '../../../src/voice/pipeline.js';
-import { Floor } from '../../../src/voice/settings.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { OutputStage } from '../../src/voice/output.js';
+import { Pipeline } from '../../src/voice/pipeline.js';
+import { Floor } from '../../src/voice/settings.js';
+import { FakeClock } from '../../src/telephony/clock.js';
+import { SandboxMedia } from '../../src/telephony/sandbox/media.js';
 
 const RATE = 8000;
 const log = pino({ level: 'silent' });

@@ -1,7 +1,7 @@
 /** The shared pacing tick: one timer for every registered output, none when nobody waits. */
 import { describe, expect, it } from 'vitest';
-import { Pacer, pacerFor } from '../../../src/voice/pacer.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
+import { Pacer, pacerFor } from '../../src/voice/pacer.js';
+import { FakeClock } from '../../src/telephony/clock.js';
 
 describe('Pacer', () => {
   it('pumps every member each tick on one timer, and stops when the last one leaves', async () => {

@@ -5,10 +5,10 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { readWav } from '../../../src/audio/wav.js';
-import { CallRecorder, RecordingStage } from '../../../src/voice/recording.js';
-import { Pipeline } from '../../../src/voice/pipeline.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
+import { readWav } from '../../src/audio/wav.js';
+import { CallRecorder, RecordingStage } from '../../src/voice/recording.js';
+import { Pipeline } from '../../src/voice/pipeline.js';
+import { FakeClock } from '../../src/telephony/clock.js';
 
 const RATE = 8000;
 const FRAME = 160; // 20 ms

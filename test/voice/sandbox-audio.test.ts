@@ -6,18 +6,18 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallSession } from '../../../src/calls/session.js';
-import { ToolRunner } from '../../../src/calls/tool-runner.js';
-import { voiceFactory } from '../../../src/voice/factory.js';
-import { OpenAiCompatibleLlm } from '../../../src/providers/llm/openai.js';
-import { ProviderRegistry } from '../../../src/providers/registry.js';
-import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
-import { synthesizer } from '../../../src/providers/synthesize.js';
-import { systemClock } from '../../../src/telephony/clock.js';
-import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
-import type { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { sessionSettings, voiceRow } from '../../support/voice-session.js';
+import { CallSession } from '../../src/calls/session.js';
+import { ToolRunner } from '../../src/calls/tool-runner.js';
+import { voiceFactory } from '../../src/voice/factory.js';
+import { OpenAiCompatibleLlm } from '../../src/providers/llm/openai.js';
+import { ProviderRegistry } from '../../src/providers/registry.js';
+import { OpenAiTts } from '../../src/providers/tts/openai/index.js';
+import { synthesizer } from '../../src/providers/synthesize.js';
+import { systemClock } from '../../src/telephony/clock.js';
+import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../src/telephony/sandbox/carrier.js';
+import type { SandboxMedia } from '../../src/telephony/sandbox/media.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { sessionSettings, voiceRow } from '../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 let voice: VoiceDoubles;

@@ -5,11 +5,11 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../../src/voice/frames.js';
-import { KEYPAD_GAP_MS, KeypadStage } from '../../../src/voice/keypad.js';
-import { Pipeline } from '../../../src/voice/pipeline.js';
-import { Floor } from '../../../src/voice/settings.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { KEYPAD_GAP_MS, KeypadStage } from '../../src/voice/keypad.js';
+import { Pipeline } from '../../src/voice/pipeline.js';
+import { Floor } from '../../src/voice/settings.js';
+import { FakeClock } from '../../src/telephony/clock.js';
 
 const log = pino({ level: 'silent' });
 

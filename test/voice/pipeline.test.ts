@@ -5,12 +5,12 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../../src/voice/frames.js';
-import { wordCount } from '../../../src/voice/frames.js';
-import { Pipeline, stage, type Push, type Stage } from '../../../src/voice/pipeline.js';
-import { TurnRecordingStage } from '../../../src/voice/turn-recording.js';
-import { MemoryTurnRecorder, TurnTracker } from '../../../src/calls/turns.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { wordCount } from '../../src/voice/frames.js';
+import { Pipeline, stage, type Push, type Stage } from '../../src/voice/pipeline.js';
+import { TurnRecordingStage } from '../../src/voice/turn-recording.js';
+import { MemoryTurnRecorder, TurnTracker } from '../../src/calls/turns.js';
+import { FakeClock } from '../../src/telephony/clock.js';
 
 const log = pino({ level: 'silent' });
 

@@ -9,19 +9,19 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CallSession } from '../../../src/calls/session.js';
-import { ToolRunner } from '../../../src/calls/tool-runner.js';
-import { voiceFactory } from '../../../src/voice/factory.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { KEYPAD_GAP_MS } from '../../../src/voice/keypad.js';
-import { systemClock } from '../../../src/telephony/clock.js';
-import { SandboxMedia } from '../../../src/telephony/sandbox/media.js';
-import type { CarrierLeg, LegEvent } from '../../../src/telephony/types.js';
-import { fixture } from '../../support/audio-fixtures.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { doublesRegistry, MULTIMODAL_ROW, multimodalCall } from '../../support/multimodal-call.js';
-import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { sessionSettings } from '../../support/voice-session.js';
+import { CallSession } from '../../src/calls/session.js';
+import { ToolRunner } from '../../src/calls/tool-runner.js';
+import { voiceFactory } from '../../src/voice/factory.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { KEYPAD_GAP_MS } from '../../src/voice/keypad.js';
+import { systemClock } from '../../src/telephony/clock.js';
+import { SandboxMedia } from '../../src/telephony/sandbox/media.js';
+import type { CarrierLeg, LegEvent } from '../../src/telephony/types.js';
+import { fixture } from '../support/audio-fixtures.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { doublesRegistry, MULTIMODAL_ROW, multimodalCall } from '../support/multimodal-call.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { sessionSettings } from '../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const PROMPT = 'You are the phone menu of a dental practice.';

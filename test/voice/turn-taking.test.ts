@@ -5,14 +5,14 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { concat, silence } from '../../../src/audio/pcm.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { InterruptionStage } from '../../../src/voice/interruption.js';
-import { Pipeline } from '../../../src/voice/pipeline.js';
-import { Floor, type EndpointType } from '../../../src/voice/settings.js';
-import { TurnTakingStage } from '../../../src/voice/turn-taking.js';
-import { EnergyVad, VadStage } from '../../../src/voice/vad.js';
-import { FakeClock } from '../../../src/telephony/clock.js';
+import { concat, silence } from '../../src/audio/pcm.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { InterruptionStage } from '../../src/voice/interruption.js';
+import { Pipeline } from '../../src/voice/pipeline.js';
+import { Floor, type EndpointType } from '../../src/voice/settings.js';
+import { TurnTakingStage } from '../../src/voice/turn-taking.js';
+import { EnergyVad, VadStage } from '../../src/voice/vad.js';
+import { FakeClock } from '../../src/telephony/clock.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 8000;

@@ -9,21 +9,21 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ToolRunner } from '../../../src/calls/tool-runner.js';
-import { MULTIMODAL_FALLBACK_NOTE, voiceFactory, type AssistantVoiceRow } from '../../../src/voice/factory.js';
-import type { Frame } from '../../../src/voice/frames.js';
-import { END_CALL_FUNCTION } from '../../../src/voice/llm.js';
-import { bargeInRule, endpointRule } from '../../../src/voice/sensitivity.js';
-import { OpenAiTts } from '../../../src/providers/tts/openai/index.js';
-import { CallSession } from '../../../src/calls/session.js';
-import { synthesizer } from '../../../src/providers/synthesize.js';
-import { systemClock } from '../../../src/telephony/clock.js';
-import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../../src/telephony/sandbox/carrier.js';
-import { fixture } from '../../support/audio-fixtures.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../../support/doubles/voice.js';
-import { doublesRegistry, MULTIMODAL_ROW, multimodalCall } from '../../support/multimodal-call.js';
-import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { sessionSettings } from '../../support/voice-session.js';
+import { ToolRunner } from '../../src/calls/tool-runner.js';
+import { MULTIMODAL_FALLBACK_NOTE, voiceFactory, type AssistantVoiceRow } from '../../src/voice/factory.js';
+import type { Frame } from '../../src/voice/frames.js';
+import { END_CALL_FUNCTION } from '../../src/voice/llm.js';
+import { bargeInRule, endpointRule } from '../../src/voice/sensitivity.js';
+import { OpenAiTts } from '../../src/providers/tts/openai/index.js';
+import { CallSession } from '../../src/calls/session.js';
+import { synthesizer } from '../../src/providers/synthesize.js';
+import { systemClock } from '../../src/telephony/clock.js';
+import { SandboxCarrier, SANDBOX_SCRIPTS } from '../../src/telephony/sandbox/carrier.js';
+import { fixture } from '../support/audio-fixtures.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
+import { doublesRegistry, MULTIMODAL_ROW, multimodalCall } from '../support/multimodal-call.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { sessionSettings } from '../support/voice-session.js';
 
 const log = pino({ level: process.env.VC_DEBUG ? 'debug' : 'silent' });
 const PROMPT = 'You are the receptionist of a dental practice.';
