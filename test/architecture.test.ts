@@ -3,7 +3,10 @@
  * src/ (type-only ones too) is an arrow, and arrows point one way —
  *
  *   main → service (composition root) → compose → http (app shell) → api/<resource> → api/toolkit
- *        → {calls, dialer, webhooks} → {telephony, providers, audio, db, accounts, lib}
+ *        → {calls, dialer, webhooks} → voice (the pipeline) → {telephony, providers, audio, db, accounts, lib}
+ *
+ * src/voice knows no call record: it imports nothing from calls, dialer, webhooks, api, http, db
+ * or accounts; the call reaches it through the ports it defines (src/voice/ports.ts).
  *
  * A failure names the file, the import and the rule it breaks.
  */
@@ -64,7 +67,9 @@ function isAdapter(file: string): boolean {
 }
 
 const ENTRY = ['main', 'service', 'compose'];
-const ENGINE_AND_BELOW = ['calls', 'dialer', 'webhooks', 'telephony', 'providers', 'audio', 'db'];
+const ENGINE_AND_BELOW = ['calls', 'dialer', 'webhooks', 'voice', 'telephony', 'providers', 'audio', 'db'];
+/** What sits below the voice pipeline (it may import these; they never import it). */
+const BELOW_VOICE = ['telephony', 'providers', 'audio', 'db', 'accounts', 'lib', 'recordings', 'observability'];
 
 interface Rule {
   name: string;
@@ -79,7 +84,7 @@ const RULES: Rule[] = [
     forbids: (to) => ENTRY.includes(unit(to)),
   },
   {
-    name: 'the engine and everything below it (calls, dialer, webhooks, telephony, providers, audio, db) import nothing from api or http',
+    name: 'the engine and everything below it (calls, dialer, webhooks, voice, telephony, providers, audio, db) import nothing from api or http',
     applies: (from) => ENGINE_AND_BELOW.includes(unit(from)),
     forbids: (to) => ['api', 'http'].includes(unit(to)),
   },
@@ -89,8 +94,18 @@ const RULES: Rule[] = [
     forbids: (to) => unit(to) === 'http',
   },
   {
-    name: 'the engine, dialer and webhooks use carriers and providers through their interfaces (types.ts) and registries only',
-    applies: (from) => ['calls', 'dialer', 'webhooks'].includes(unit(from)),
+    name: 'the voice pipeline (voice) imports nothing from calls, dialer, webhooks, api, http, db or accounts',
+    applies: (from) => unit(from) === 'voice',
+    forbids: (to) => ['calls', 'dialer', 'webhooks', 'api', 'http', 'db', 'accounts'].includes(unit(to)),
+  },
+  {
+    name: 'what sits below the voice pipeline (telephony, providers, audio, db, accounts, lib, recordings, observability) imports nothing from it',
+    applies: (from) => BELOW_VOICE.includes(unit(from)),
+    forbids: (to) => unit(to) === 'voice',
+  },
+  {
+    name: 'the engine, dialer, webhooks and the voice pipeline use carriers and providers through their interfaces (types.ts) and registries only',
+    applies: (from) => ['calls', 'dialer', 'webhooks', 'voice'].includes(unit(from)),
     forbids: (to) => isAdapter(to) && !to.endsWith('/types.ts'),
   },
   {
@@ -148,6 +163,9 @@ describe('the layering of src/', () => {
     // A broken parser would pass every rule; these arrows exist by design.
     expect(arrows).toContainEqual({ from: 'main.ts', to: 'service.ts' });
     expect(arrows).toContainEqual({ from: 'http/app.ts', to: 'api/index.ts' });
+    // The call composes the voice pipeline, which is a folder of its own.
+    expect(arrows).toContainEqual({ from: 'calls/session.ts', to: 'voice/voice-call.ts' });
+    expect(unit('voice/llm.ts')).toBe('voice');
     expect(arrows.length).toBeGreaterThan(200);
   });
 
@@ -171,6 +189,15 @@ describe('the layering of src/', () => {
       return `${component.join(' ⇄ ')}: ${inside.map((a) => `${a.from} → ${a.to}`).join(', ')}`;
     });
     expect(described).toEqual([]);
+  });
+
+  it('refuses an arrow from the voice pipeline up into the call, and from below into the pipeline', () => {
+    const broken = (arrow: Arrow) => RULES.filter((r) => r.applies(arrow.from) && r.forbids(arrow.to)).map((r) => r.name);
+    const [up, below] = [RULES.find((r) => r.name.startsWith('the voice pipeline'))!.name, RULES.find((r) => r.name.startsWith('what sits below'))!.name];
+    expect(broken({ from: 'voice/llm.ts', to: 'calls/session.ts' })).toContain(up);
+    expect(broken({ from: 'voice/turn/policy.ts', to: 'db/schema.ts' })).toContain(up);
+    expect(broken({ from: 'providers/llm/openai.ts', to: 'voice/frames.ts' })).toContain(below);
+    expect(broken({ from: 'calls/session.ts', to: 'voice/voice-call.ts' })).toEqual([]);
   });
 
   it('detects a cycle when there is one', () => {
