@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { disableOnnxTelemetry } from '../onnx-runtime.js';
 import { workerReady } from '../worker-ready.js';
 import type { VadRate } from './silero.js';
 
@@ -50,6 +51,7 @@ export class MainThreadInference implements Inference {
   }
 
   static async load(modelPath: string): Promise<MainThreadInference> {
+    disableOnnxTelemetry();
     const ort = (await import('onnxruntime-node')) as unknown as Ort & { default?: Ort };
     const api: Ort = ort.InferenceSession ? ort : ort.default!;
     return new MainThreadInference(api, await api.InferenceSession.create(modelPath, SESSION_OPTIONS));
@@ -121,6 +123,7 @@ export class WorkerInference implements Inference {
   }
 
   static async load(modelPath: string): Promise<WorkerInference> {
+    disableOnnxTelemetry();
     const ortPath = createRequire(import.meta.url).resolve('onnxruntime-node');
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ortPath, modelPath, sessionOptions: SESSION_OPTIONS } });
     await workerReady<WorkerAnswer>(worker);

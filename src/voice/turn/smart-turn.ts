@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { workerReady } from '../../audio/worker-ready.js';
 import { SAMPLE_RATE } from './whisper-features.js';
+import { disableOnnxTelemetry } from '../../audio/onnx-runtime.js';
 
 export { SAMPLE_RATE as TURN_MODEL_SAMPLE_RATE };
 
@@ -98,6 +99,7 @@ export class SmartTurn {
 
   /** Starts the worker and loads the model; throws when the file is missing or is not a Smart Turn model. */
   static async load(modelPath: string, options: SmartTurnOptions = {}): Promise<SmartTurn> {
+    disableOnnxTelemetry();
     const entry = workerEntry();
     const worker = new Worker(entry.script, { eval: entry.eval, workerData: { modelPath, sessionOptions: SESSION_OPTIONS } });
     const ready = await workerReady<Answer & { inputs?: string[]; outputs?: string[] }>(worker, (reason) => `Smart Turn model ${modelPath}: ${reason}`);
