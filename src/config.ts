@@ -94,6 +94,10 @@ const envSchema = z.object({
   /** The embeddable widget: calls per minute one widget key may start, and one visitor (IP address) per key. */
   WIDGET_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   WIDGET_CALLS_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).default(5),
+  /** Widget calls one visitor address may have at once per key (waiting for their page or connected). */
+  WIDGET_CALLS_PER_ADDRESS: z.coerce.number().int().min(1).default(2),
+  /** Percent of the owner's max_calls_in_parallel one widget key's calls may hold (at least one call). */
+  WIDGET_KEY_SHARE: z.coerce.number().int().min(1).max(100).default(50),
   /** Recordings (issue 16): a folder, or an S3-compatible bucket when all four S3 settings are set. */
   RECORDINGS_DIR: z.string().optional(),
   S3_ENDPOINT: z.string().url().optional(),

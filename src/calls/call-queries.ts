@@ -11,6 +11,7 @@ import type { PlaceCallInput } from './types.js';
 import type { AssistantVoiceRow } from '../voice/factory.js';
 import type { VoiceSettingsRow } from '../voice/speech-options.js';
 import { synthesizerById, transcriberById } from '../providers/catalog.js';
+import { takesSlot } from './limits.js';
 
 export const LIVE = `('initiated', 'ringing', 'in-progress')`;
 
@@ -29,7 +30,7 @@ export const INSERT_CALL = `
     FROM assistants a
     LEFT JOIN phone_numbers p ON p.id = a.phone_number_id
    WHERE a.id = $1::int AND a.user_id = $2::int
-     AND ($10::int IS NULL OR (SELECT count(*) FROM calls l WHERE l.user_id = $2::int AND l.status IN ${LIVE}) < $10::int)
+     AND ($10::int IS NULL OR (SELECT count(*) FROM calls l WHERE l.user_id = $2::int AND ${takesSlot('l')}) < $10::int)
   RETURNING id`;
 
 /**

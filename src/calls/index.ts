@@ -11,7 +11,7 @@ import { SileroVad, sharedVadRunner, type SileroVadRunner } from '../audio/vad/s
 import type { VadModels } from '../voice/factory.js';
 import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
 import { ConfigError } from '../config.js';
-import { forgetInstance, HEARTBEAT_INTERVAL_MS, HeartbeatWatch, recoverOrphans, STALE_AFTER_SECONDS } from './recovery.js';
+import { forgetInstance, HEARTBEAT_INTERVAL_MS, HeartbeatWatch, pruneWebCallTokens, recoverOrphans, STALE_AFTER_SECONDS } from './recovery.js';
 import { loopFailureLogger } from '../db/unavailable.js';
 
 export { CallEngine } from './engine.js';
@@ -46,7 +46,9 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       instanceId: ctx.instanceId,
       running: engine.runningIds(),
       canJudgeOthers: heartbeat.canJudgeOthers(),
-    }).catch(sweepFailed);
+    })
+      .then(() => pruneWebCallTokens(pool))
+      .catch(sweepFailed);
   };
 
   return {

@@ -1,6 +1,6 @@
 /**
  * The user's `max_calls_in_parallel` counts live calls (initiated, ringing, in-progress)
- * across make_call, simulated inbound calls and campaigns. Whoever creates a call takes the
+ * across make_call, simulated inbound calls, campaigns and connected browser calls (`takesSlot`). Whoever creates a call takes the
  * user's advisory lock inside its insert transaction, counts, and inserts — so concurrent
  * creators (several requests, the dialer, several instances) can never overshoot.
  */
@@ -15,10 +15,21 @@ export async function lockUserCalls(tx: DbOrTx, userId: number): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${USER_CALLS_LOCK}::int, ${userId}::int)`);
 }
 
-/** Live calls of the user (take `lockUserCalls` first when about to insert one). */
+/**
+ * Whether the call row `alias` takes one of its user's parallel slots: it is live, and it is not
+ * a browser call still waiting for its page to connect (its one-time token unspent). A visitor
+ * who never connects then holds nothing of the owner's; the slot is taken when the socket spends
+ * the token, under the user's lock (src/api/web-calls/service.ts `spendMediaToken`).
+ */
+export function takesSlot(alias: string): string {
+  return `${alias}.status IN ('initiated', 'ringing', 'in-progress')
+    AND NOT EXISTS (SELECT 1 FROM web_call_tokens wt WHERE wt.call_id = ${alias}.id AND wt.spent_at IS NULL)`;
+}
+
+/** Live calls of the user that take a slot (take `lockUserCalls` first when about to insert one). */
 export async function countLiveCalls(tx: DbOrTx, userId: number): Promise<number> {
   const res = await tx.execute(
-    sql`SELECT count(*)::int AS n FROM calls WHERE user_id = ${userId} AND status IN ('initiated', 'ringing', 'in-progress')`,
+    sql`SELECT count(*)::int AS n FROM calls c WHERE c.user_id = ${userId} AND ${sql.raw(takesSlot('c'))}`,
   );
   return Number((res.rows[0] as { n: number }).n);
 }

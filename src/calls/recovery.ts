@@ -114,6 +114,20 @@ export async function forgetInstance(pool: pg.Pool, instanceId: string): Promise
 }
 
 /** Ends the orphaned live calls; returns how many were ended by this call. */
+/**
+ * Deletes the one-time tokens of browser calls that are over: spent ones once their call ended,
+ * and those never used within their lifetime once the call they were for was ended without its
+ * page. A minute past expiry, so the engine's own end of an unconnected call comes first.
+ */
+export async function pruneWebCallTokens(pool: pg.Pool): Promise<number> {
+  const res = await pool.query(
+    `DELETE FROM web_call_tokens w
+      WHERE w.expires_at < now() - interval '1 minute'
+        AND NOT EXISTS (SELECT 1 FROM calls c WHERE c.id = w.call_id AND c.status IN ('initiated', 'ringing', 'in-progress'))`,
+  );
+  return res.rowCount ?? 0;
+}
+
 export async function recoverOrphans(opts: {
   pool: pg.Pool;
   log: Logger;

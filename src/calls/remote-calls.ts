@@ -25,7 +25,7 @@ import type { AnsweredBy, RemoteCarrier } from '../telephony/types.js';
 import { storedRecordingPath } from '../recordings/links.js';
 import type { RecordingStore } from '../recordings/store.js';
 import { executorOf } from './events.js';
-import { USER_CALLS_LOCK } from './limits.js';
+import { takesSlot, USER_CALLS_LOCK } from './limits.js';
 import { isLive, NOW, transitionCall, type CallStatus, type EndStatus, type TransitionFields } from './state-machine.js';
 
 /** A call that ran a session on a remote carrier: its network's call id came with its media stream. */
@@ -301,7 +301,7 @@ export class RemoteCalls {
       if (!row) return { kind: 'refused' as const, callId: null, reason: INBOUND_REFUSALS.noAssistant };
       const userId = Number(row.user_id);
       await client.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [USER_CALLS_LOCK, userId]);
-      const live = await client.query(`SELECT count(*)::int AS n FROM calls WHERE user_id = $1 AND status IN ('initiated', 'ringing', 'in-progress')`, [userId]);
+      const live = await client.query(`SELECT count(*)::int AS n FROM calls c WHERE c.user_id = $1 AND ${takesSlot('c')}`, [userId]);
       let reason: string | null = null;
       if (row.assistant_id === null) reason = INBOUND_REFUSALS.noAssistant;
       else if (input.shuttingDown) reason = INBOUND_REFUSALS.shuttingDown;

@@ -496,6 +496,16 @@ export const webCallTokens = pgTable('web_call_tokens', {
   tokenHash: text('token_hash').notNull(),
   mode: text('mode').notNull(),
   expiresAt: ts('expires_at').notNull(),
+  /**
+   * When the page's socket spent the token (null: not yet). Until then the call takes none of the
+   * owner's parallel slots (src/calls/limits.ts `TAKES_SLOT`); the row stays while the call lives,
+   * naming the widget key and visitor it came from, and is pruned after (src/calls/recovery.ts).
+   */
+  spentAt: ts('spent_at'),
+  /** The widget key a visitor's call came from (null: a dashboard call). */
+  widgetKeyId: integer('widget_key_id').references(() => widgetKeys.id, { onDelete: 'set null' }),
+  /** The visitor's address (widget calls): the per-address limit counts by it. */
+  visitor: text('visitor'),
 });
 
 /**

@@ -6053,7 +6053,7 @@ export interface paths {
         put?: never;
         /**
          * Start a browser call with an assistant
-         * @description Creates a call of type `web` (it counts against max_calls_in_parallel) and answers the path of its media WebSocket with a one-time token valid for `expires_in` seconds. `mode` `audio` (the default) is granted when speech is available, else the call is a typed conversation (`mode: text`). A page that never connects ends the call as failed.
+         * @description Creates a call of type `web` and answers the path of its media WebSocket with a one-time token valid for `expires_in` seconds. `mode` `audio` (the default) is granted when speech is available, else the call is a typed conversation (`mode: text`). The call takes one of max_calls_in_parallel when the page connects (429 here when they are all taken already). A page that never connects ends the call as failed.
          */
         post: {
             parameters: {
@@ -6819,7 +6819,7 @@ export interface paths {
         };
         /**
          * The media WebSocket of a browser call
-         * @description A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting, 1008 when the token could not be checked within WS_START_TIMEOUT (5 s). Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.
+         * @description A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting, 4429 when the owner’s calls (for a widget call: its key’s share, WIDGET_KEY_SHARE) fill max_calls_in_parallel — the slot is taken here, when the page connects, not when the call is created — 1008 when the token could not be checked within WS_START_TIMEOUT (5 s). Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.
          */
         get: {
             parameters: {

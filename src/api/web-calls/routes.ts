@@ -30,6 +30,8 @@ const startBody = z.object({
 /** WebSocket close codes the page can tell apart (4000–4999 are the application's). */
 export const CLOSE_TOKEN_REFUSED = 4401;
 export const CLOSE_NOT_WAITING = 4409;
+/** The owner's calls (or, for a widget call, its key's share of them) fill max_calls_in_parallel: the token stays good until it expires. */
+export const CLOSE_LIMIT_REACHED = 4429;
 
 export async function webCallRoutes(app: FastifyInstance): Promise<void> {
   const r = typed(app);
@@ -48,7 +50,7 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'Start a browser call with an assistant',
       description:
-        'Creates a call of type `web` (it counts against max_calls_in_parallel) and answers the path of its media WebSocket with a one-time token valid for `expires_in` seconds. `mode` `audio` (the default) is granted when speech is available, else the call is a typed conversation (`mode: text`). A page that never connects ends the call as failed.',
+        'Creates a call of type `web` and answers the path of its media WebSocket with a one-time token valid for `expires_in` seconds. `mode` `audio` (the default) is granted when speech is available, else the call is a typed conversation (`mode: text`). The call takes one of max_calls_in_parallel when the page connects (429 here when they are all taken already). A page that never connects ends the call as failed.',
       body: startBody,
       response: { 200: webCallStartedSchema, 404: messageSchema, 422: z.union([messageSchema, validationSchema]), 429: messageSchema, 503: messageSchema },
     },
@@ -66,7 +68,7 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'The media WebSocket of a browser call',
       description:
-        'A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting, 1008 when the token could not be checked within WS_START_TIMEOUT (5 s). Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.',
+        'A WebSocket: open it with the `media_path` from POST /api/user/web-calls or POST /widget/calls (protocol in src/telephony/web/protocol.ts). The one-time `token` is the credential, browsers cannot send a bearer token on a WebSocket. Closed with code 4401 when the token is wrong, used or expired, 4409 when the call is no longer waiting, 4429 when the owner’s calls (for a widget call: its key’s share, WIDGET_KEY_SHARE) fill max_calls_in_parallel — the slot is taken here, when the page connects, not when the call is created — 1008 when the token could not be checked within WS_START_TIMEOUT (5 s). Pinged every WS_HEARTBEAT_INTERVAL (20 s): a socket that answered no ping by the next is dropped.',
       params: z.object({ id: pathId() }),
       querystring: z.object({ token: z.string().max(100).optional() }),
       security: [{ mediaToken: [] }],
@@ -77,13 +79,15 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
       const watched = app.socketGuard.watch(ws, req);
       const socket = browserSocket(ws);
       const callId = req.params.id;
-      const mode = await spendMediaToken(app.ctx, callId, req.query.token ?? '');
+      const spent = await spendMediaToken(app.ctx, callId, req.query.token ?? '');
       const carrier = app.ctx.carriers.get('web');
       const engine = app.ctx.services.calls;
-      if (!mode || !(carrier instanceof WebCarrier) || !engine) {
-        socket.close(CLOSE_TOKEN_REFUSED, 'token refused');
+      if ('refused' in spent || !(carrier instanceof WebCarrier) || !engine) {
+        if ('refused' in spent && spent.refused === 'busy') socket.close(CLOSE_LIMIT_REACHED, 'too many calls in parallel');
+        else socket.close(CLOSE_TOKEN_REFUSED, 'token refused');
         return;
       }
+      const { mode } = spent;
       watched.authenticated();
       carrier.attach(callId, socket, mode);
       await engine.startCall(callId);

@@ -5,7 +5,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import { takesSlot, USER_CALLS_LOCK } from '../../calls/limits.js';
 import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/pool.js';
 import { assistants, webCallTokens } from '../../db/schema.js';
 import type { WebCallMode } from '../../telephony/web/carrier.js';
 import { HttpError, notFound } from '../toolkit/errors.js';
@@ -31,9 +33,23 @@ export function speechAvailable(ctx: AppContext): boolean {
   return ctx.providers.stt.size > 0 && ctx.services.calls?.speaks === true;
 }
 
+/** Of a widget call: the key it came from and the visitor's address (what its limits count by). */
+export interface WidgetOrigin {
+  keyId: number;
+  visitor: string;
+}
+
+/**
+ * How many of the owner's `maxCalls` slots one widget key's connected calls may hold at once
+ * (WIDGET_KEY_SHARE percent, at least 1): a published key never takes them all.
+ */
+export function widgetKeyShare(ctx: AppContext, maxCalls: number): number {
+  return Math.max(1, Math.floor((maxCalls * ctx.config.WIDGET_KEY_SHARE) / 100));
+}
+
 export async function startWebCall(
   ctx: AppContext,
-  input: { userId: number; assistantId: number; mode: WebCallMode; variables?: Record<string, unknown> },
+  input: { userId: number; assistantId: number; mode: WebCallMode; variables?: Record<string, unknown>; widget?: WidgetOrigin },
 ): Promise<WebCallStarted> {
   const [assistant] = await ctx.database.db
     .select({ id: assistants.id, status: assistants.status })
@@ -45,7 +61,8 @@ export async function startWebCall(
   if (!engine) throw new HttpError(503, 'The call engine is not running.');
   const mode: WebCallMode = input.mode === 'audio' && speechAvailable(ctx) ? 'audio' : 'text';
 
-  // Counts against max_calls_in_parallel like any call (429 from the central error handler).
+  // Refused (429 from the central error handler) when the owner's connected calls already fill
+  // max_calls_in_parallel; while its page has not connected, the call itself takes no slot.
   const { callId } = await engine.placeCall(
     { userId: input.userId, assistantId: assistant.id, to: '', type: 'web', variables: input.variables ?? {} },
     { defer: true },
@@ -56,6 +73,8 @@ export async function startWebCall(
     tokenHash: hash(token),
     mode,
     expiresAt: new Date(Date.now() + MEDIA_TOKEN_TTL_MS).toISOString(),
+    widgetKeyId: input.widget?.keyId ?? null,
+    visitor: input.widget?.visitor ?? null,
   });
   // A page that never connects: the call is run without its socket once the token has
   // expired, which ends it as failed with its record and webhook (a no-op when the socket
@@ -66,12 +85,35 @@ export async function startWebCall(
   return { call_id: callId, mode, media_path: `/web-calls/${callId}/media?token=${token}`, expires_in: MEDIA_TOKEN_TTL_MS / 1000 };
 }
 
-/** Spends a call's one-time media token; the mode it was issued for, or null when it does not open. */
-export async function spendMediaToken(ctx: AppContext, callId: number, token: string): Promise<WebCallMode | null> {
-  if (token.length === 0 || token.length > 100) return null;
-  const res = await ctx.database.pool.query<{ mode: WebCallMode }>(
-    'DELETE FROM web_call_tokens WHERE call_id = $1 AND token_hash = $2 AND expires_at > now() RETURNING mode',
-    [callId, hash(token)],
-  );
-  return res.rows[0]?.mode ?? null;
+export type SpentToken = { mode: WebCallMode } | { refused: 'token' | 'busy' };
+
+/**
+ * Spends a call's one-time media token as its page connects, and so takes the call's parallel
+ * slot: under the owner's call lock, refused (`busy`, the token kept) when the owner's calls
+ * already fill max_calls_in_parallel or, for a widget call, its key's share of them; `token`
+ * when the token is wrong, used or expired.
+ */
+export async function spendMediaToken(ctx: AppContext, callId: number, token: string): Promise<SpentToken> {
+  if (token.length === 0 || token.length > 100) return { refused: 'token' };
+  return inTransaction(ctx.database.pool, async (client) => {
+    const found = await client.query<{ mode: WebCallMode; widget_key_id: number | null; user_id: number; max: number }>(
+      `SELECT w.mode, w.widget_key_id, c.user_id, u.max_calls_in_parallel AS max
+         FROM web_call_tokens w JOIN calls c ON c.id = w.call_id JOIN users u ON u.id = c.user_id
+        WHERE w.call_id = $1 AND w.token_hash = $2 AND w.expires_at > now() AND w.spent_at IS NULL`,
+      [callId, hash(token)],
+    );
+    const row = found.rows[0];
+    if (!row) return { refused: 'token' };
+    await client.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [USER_CALLS_LOCK, row.user_id]);
+    const live = await client.query<{ owner: number; key: number }>(
+      `SELECT count(*)::int AS owner,
+              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM web_call_tokens k WHERE k.call_id = c.id AND k.widget_key_id = $2))::int AS key
+         FROM calls c WHERE c.user_id = $1 AND ${takesSlot('c')}`,
+      [row.user_id, row.widget_key_id],
+    );
+    const { owner, key } = live.rows[0]!;
+    if (owner >= row.max || (row.widget_key_id !== null && key >= widgetKeyShare(ctx, row.max))) return { refused: 'busy' };
+    const spent = await client.query('UPDATE web_call_tokens SET spent_at = now() WHERE call_id = $1 AND spent_at IS NULL', [callId]);
+    return spent.rowCount === 1 ? { mode: row.mode } : { refused: 'token' };
+  });
 }

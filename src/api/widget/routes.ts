@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { HttpError } from '../toolkit/errors.js';
 import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
 import { v } from '../toolkit/validation.js';
-import { startWebCall } from '../web-calls/service.js';
+import { startWebCall, widgetKeyShare } from '../web-calls/service.js';
 import { webCallStartedSchema } from '../web-calls/routes.js';
-import { createWidgetKey, findWidgetKey, listWidgetKeys, MinuteCounters, normaliseOrigin, revokeWidgetKey } from './service.js';
+import { createWidgetKey, findWidgetKey, listWidgetKeys, MinuteCounters, normaliseOrigin, revokeWidgetKey, widgetCallsInFlight } from './service.js';
 
 const tags = ['widget'];
 const MAX_ORIGINS = 20;
@@ -111,6 +111,19 @@ export async function widgetRoutes(app: FastifyInstance): Promise<void> {
       reply.header('retry-after', '60');
       throw new HttpError(429, 'Too Many Attempts.');
     }
-    return startWebCall(app.ctx, { userId: key.userId, assistantId: key.assistantId, mode: req.body.mode ?? 'audio' });
+    // At once: a visitor address has at most WIDGET_CALLS_PER_ADDRESS calls of the key, the key at
+    // most its share of the owner's limit (waiting or connected). A waiting call takes none of the
+    // owner's slots; connecting takes one, under the owner's lock (docs/decisions.md).
+    const inFlight = await widgetCallsInFlight(app.ctx, key, req.ip);
+    if (inFlight.visitor >= config.WIDGET_CALLS_PER_ADDRESS || inFlight.key >= widgetKeyShare(app.ctx, inFlight.ownerMax)) {
+      reply.header('retry-after', '10');
+      throw new HttpError(429, 'Too Many Attempts.');
+    }
+    return startWebCall(app.ctx, {
+      userId: key.userId,
+      assistantId: key.assistantId,
+      mode: req.body.mode ?? 'audio',
+      widget: { keyId: key.id, visitor: req.ip },
+    });
   });
 }

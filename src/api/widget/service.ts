@@ -83,6 +83,22 @@ export async function findWidgetKey(ctx: AppContext, key: string): Promise<{ id:
   return row ? { id: row.id, userId: row.user_id, assistantId: row.assistant_id, allowedOrigins: row.allowed_origins } : null;
 }
 
+/**
+ * A key's widget calls that are live now (waiting for their page, or connected), all of them and
+ * those of one visitor address, and the owner's max_calls_in_parallel.
+ */
+export async function widgetCallsInFlight(ctx: AppContext, key: { id: number; userId: number }, visitor: string): Promise<{ key: number; visitor: number; ownerMax: number }> {
+  const res = await ctx.database.pool.query<{ key: number; visitor: number; owner_max: number }>(
+    `SELECT count(c.id)::int AS key, count(c.id) FILTER (WHERE w.visitor = $2)::int AS visitor,
+            (SELECT max_calls_in_parallel FROM users WHERE id = $3) AS owner_max
+       FROM web_call_tokens w JOIN calls c ON c.id = w.call_id
+      WHERE w.widget_key_id = $1 AND c.status IN ('initiated', 'ringing', 'in-progress')`,
+    [key.id, visitor, key.userId],
+  );
+  const row = res.rows[0]!;
+  return { key: row.key, visitor: row.visitor, ownerMax: Number(row.owner_max) };
+}
+
 /** Fixed-window counters (one minute), for the per-key and per-visitor limits. */
 export class MinuteCounters {
   private window = 0;

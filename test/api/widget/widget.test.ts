@@ -6,7 +6,7 @@ import { startTestService, type TestService } from '../../support/service.js';
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ parts: [callEnginePart], env: { WIDGET_CALLS_PER_MINUTE: '4', WIDGET_CALLS_PER_VISITOR_PER_MINUTE: '3' } });
+  t = await startTestService({ parts: [callEnginePart], env: { WIDGET_CALLS_PER_MINUTE: '4', WIDGET_CALLS_PER_VISITOR_PER_MINUTE: '3', WIDGET_CALLS_PER_ADDRESS: '5' } });
 });
 afterAll(() => t.close());
 

@@ -177,7 +177,9 @@ export class WebCall {
           break;
       }
     };
-    ws.onclose = (e) => this.finish(e.code === 4401 ? 'The call could not be connected.' : 'The call has ended.');
+    // 4429: the owner's lines are all busy (the call takes its slot when the page connects).
+    ws.onclose = (e) =>
+      this.finish(e.code === 4401 ? 'The call could not be connected.' : e.code === 4429 ? 'All lines are busy; please try again in a moment.' : 'The call has ended.');
   }
 
   private finish(reason: string): void {
