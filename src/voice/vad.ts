@@ -12,8 +12,12 @@
  */
 import { dbfs } from '../audio/pcm.js';
 import { Resampler } from '../audio/resample.js';
+import type { TimerHandle } from '../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
+
+/** No caller audio at all for this long ends speech (a line that stopped sending, not a quiet one). */
+const LINE_QUIET_MS = 1_000;
 
 export interface VadModel {
   /** The rate the model scores (audio is resampled to it). */
@@ -65,6 +69,11 @@ export class VadStage implements Stage {
   /** Scores that came back before an earlier window's (applied in window order). */
   private readonly early = new Map<number, { probability: number | null; at: number }>();
   private closed = false;
+  /** When the last caller audio arrived, and the timer that ends speech when no more comes. */
+  private lastAudioAt = 0;
+  private quietTimer: TimerHandle | null = null;
+  private ctx: StageContext | null = null;
+  private push: Push | null = null;
   private readonly windowMs: number;
   private readonly stopMs: number;
 
@@ -81,11 +90,17 @@ export class VadStage implements Stage {
     return this.speaking;
   }
 
+  start(ctx: StageContext, push: Push): void {
+    this.ctx = ctx;
+    this.push = push;
+  }
+
   // Hot path: every 20 ms frame of every call. No joined copies of the input and one promise
   // reaction per window (not a chain of three): measured in bench/voice.ts (c) as CPU per call.
   process(frame: Frame, push: Push, ctx: StageContext): void {
     push(frame);
     if (frame.kind !== 'audio-in') return;
+    this.lastAudioAt = ctx.clock.now();
     const samples = this.resampler ? this.resampler.process(frame.samples) : frame.samples;
     const size = this.window.length;
     let offset = 0;
@@ -148,6 +163,7 @@ export class VadStage implements Stage {
           this.speaking = true;
           this.speechRun = 0;
           push({ kind: 'speech-started', turn: ctx.turns.current, at, probability });
+          this.watchForQuiet();
         }
       }
       return;
@@ -166,8 +182,33 @@ export class VadStage implements Stage {
     }
   }
 
+  /**
+   * A line whose audio stops (the sandbox's customer after its last words, a browser that sends
+   * nothing while muted) is silent: without windows the hysteresis above never ends the speech,
+   * and the silence rule would never start. After LINE_QUIET_MS without any audio the speech
+   * ends where the audio did. One timer per LINE_QUIET_MS of speech, not one per frame; it looks
+   * once more a loop turn later (a 0 ms timer runs after pending I/O), so frames held up behind a
+   * busy event loop are not taken for a quiet line.
+   */
+  private watchForQuiet(afterMs = LINE_QUIET_MS, confirming = false): void {
+    const ctx = this.ctx;
+    if (!ctx || this.closed) return;
+    ctx.clock.clearTimer(this.quietTimer);
+    this.quietTimer = ctx.clock.setTimer(afterMs, () => {
+      this.quietTimer = null;
+      if (!this.speaking || this.closed) return;
+      const quietFor = ctx.clock.now() - this.lastAudioAt;
+      if (quietFor < LINE_QUIET_MS) return this.watchForQuiet(LINE_QUIET_MS - quietFor);
+      if (!confirming) return this.watchForQuiet(0, true);
+      this.speaking = false;
+      this.silenceRun = 0;
+      this.push?.({ kind: 'speech-stopped', turn: ctx.turns.current, at: this.lastAudioAt });
+    });
+  }
+
   close(): void {
     this.closed = true;
+    this.ctx?.clock.clearTimer(this.quietTimer);
     this.options.model.close?.();
   }
 }
