@@ -15,6 +15,7 @@
  */
 import type { TtsAlignment } from '../providers/tts/types.js';
 import type { FillerReason, TurnKind } from './ports.js';
+import type { SttTurnFrame, TurnModelFrame } from './turn/signals.js';
 
 export type TurnId = number;
 
@@ -36,6 +37,10 @@ export type Frame =
   | { kind: 'transcript'; turn: TurnId; text: string; final: boolean; speechFinal: boolean; at: number }
   /** The STT provider's end-of-utterance signal (Deepgram UtteranceEnd). */
   | { kind: 'utterance-end'; turn: TurnId; at: number }
+  /** A turn-detecting STT's own turn event (Deepgram Flux: start, update, eager-end, resumed, end). */
+  | SttTurnFrame
+  /** The audio turn model's probability that the turn is complete (Smart Turn v3; src/voice/turn). */
+  | TurnModelFrame
   /** The leg knows the caller's words for sure (the sandbox speaks its own script). */
   | { kind: 'customer-said'; turn: TurnId; text: string; at: number }
   /**
@@ -112,6 +117,8 @@ const CONTROL: ReadonlySet<FrameKind> = new Set<FrameKind>([
   'speech-stopped',
   'transcript',
   'utterance-end',
+  'stt-turn',
+  'turn-model',
   'customer-said',
   'end-of-turn',
   'dtmf',

@@ -1,7 +1,8 @@
 /**
  * Speech-to-text stage: one provider stream per call, opened when the pipeline starts; caller
  * audio is written to it (held in memory until the stream is open) and its events become
- * frames: interim/final `transcript` (with the provider's `speech_final`) and `utterance-end`.
+ * frames: interim/final `transcript` (with the provider's `speech_final`), `utterance-end`, and a
+ * turn-detecting provider's (Deepgram Flux) turn events as `stt-turn` (src/voice/turn/signals.ts).
  * The provider's own speech-started is not used (the VAD stage decides on speech).
  * A batch provider (no endpointing of its own) is asked to transcribe at the VAD's end of
  * speech; the turn-taking stage may also ask (`finalize`) when it waits for a final.
@@ -42,6 +43,10 @@ export class SttStage implements Stage {
           case 'error':
             push({ kind: 'error', turn, stage: this.name, message: event.message, fatal: false, at: now() });
             if (event.fatal) this.failed = true;
+            return;
+          case 'turn':
+            // Flux's own view of the turn, beside the plain transcript events it also sends.
+            push({ kind: 'stt-turn', turn, event: event.event, text: event.transcript, confidence: event.confidence, ...(event.trigger ? { trigger: event.trigger } : {}), at: now() });
             return;
           case 'speech-started':
             return;
