@@ -4,6 +4,7 @@
  * at warn level, throttled, by the loops that meet it; only the second is an error.
  */
 import type { Logger } from 'pino';
+import { anyCause } from '../lib/error-chain.js';
 
 /**
  * Node's socket errors on the way to the server; EMFILE/ENFILE too: no descriptor for a new
@@ -22,19 +23,10 @@ const DRIVER_MESSAGES = [
 ];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [err];
-  while (queue.length > 0 && seen.size < 10) {
-    const e = queue.shift() as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | null | undefined;
-    if (!e || typeof e !== 'object' || seen.has(e)) continue;
-    seen.add(e);
+  return anyCause(err, (e) => {
     if (typeof e.code === 'string' && (SOCKET_CODES.has(e.code) || SERVER_GONE.has(e.code) || e.code.startsWith('08'))) return true;
-    if (typeof e.message === 'string' && DRIVER_MESSAGES.some((m) => (e.message as string).includes(m))) return true;
-    if (e.cause) queue.push(e.cause);
-    // A connection refused on every address of a host name (AggregateError).
-    if (Array.isArray(e.errors)) queue.push(...e.errors);
-  }
-  return false;
+    return typeof e.message === 'string' && DRIVER_MESSAGES.some((m) => (e.message as string).includes(m));
+  });
 }
 
 /** How often one loop repeats its "database unavailable" warning while the outage lasts. */

@@ -4,6 +4,7 @@
  * accept(), connect() and open() fail with EMFILE (this process) or ENFILE (the whole system).
  */
 import fs from 'node:fs';
+import { anyCause } from './error-chain.js';
 
 /** The soft RLIMIT_NOFILE of this process (Linux: /proc/self/limits), or null when unknown or unlimited. */
 export function openFileLimit(): number | null {
@@ -19,15 +20,5 @@ const EXHAUSTED = new Set(['EMFILE', 'ENFILE']);
 
 /** Whether `err` (or what caused it: pg and Drizzle wrap the socket's error) is EMFILE or ENFILE. */
 export function isOutOfDescriptors(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [err];
-  while (queue.length > 0 && seen.size < 10) {
-    const e = queue.shift() as { code?: unknown; cause?: unknown; errors?: unknown } | null | undefined;
-    if (!e || typeof e !== 'object' || seen.has(e)) continue;
-    seen.add(e);
-    if (typeof e.code === 'string' && EXHAUSTED.has(e.code)) return true;
-    if (e.cause) queue.push(e.cause);
-    if (Array.isArray(e.errors)) queue.push(...e.errors);
-  }
-  return false;
+  return anyCause(err, (e) => typeof e.code === 'string' && EXHAUSTED.has(e.code));
 }
