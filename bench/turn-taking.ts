@@ -79,7 +79,7 @@ async function conversations(utterances: Utterance[]): Promise<{ rows: Row[]; de
   local = service.url!;
   const loadBefore = loadAverage();
   try {
-    const { observations, llm } = await converse({ api: httpApi(service.url!, ADMIN_TOKEN), double, voice }, corpus, utterances, {
+    const { observations, llm, recognition } = await converse({ api: httpApi(service.url!, ADMIN_TOKEN), double, voice }, corpus, utterances, {
       concurrency: CONCURRENCY,
       progress: (done, of) => process.stderr.write(`bench turn-taking: call ${done}/${of} done\n`),
     });
@@ -93,7 +93,14 @@ async function conversations(utterances: Utterance[]): Promise<{ rows: Row[]; de
       'pass/fail': utterances.length >= 60 ? 'pass' : 'n/a (quick)',
       'measured under': corpus.source,
     };
-    return { rows: headline(observations, llm, under), detail: [...breakdown(observations, { conversations: 'as above' }), corpusRow] };
+    const doublesRow: Row = {
+      metric: "the STT double's recognition (clip matching) on this process's event loop",
+      measured: `${Math.round(recognition.ms)} ms in ${recognition.calls} matches (${(recognition.ms / Math.max(1, llm.turns)).toFixed(1)} ms per turn, longest ${recognition.maxMs.toFixed(1)} ms)`,
+      target: '',
+      'pass/fail': '',
+      'measured under': 'time a turn may have waited on the double, not on the service',
+    };
+    return { rows: headline(observations, llm, under), detail: [...breakdown(observations, { conversations: 'as above' }), corpusRow, doublesRow] };
   } finally {
     await service.close();
     await double.close();

@@ -62,7 +62,7 @@ export function headline(obs: ItemObservation[], llm: { requests: number; turns:
   const notStopped = stops.filter((s) => !Number.isFinite(s)).length;
   const stopP95 = pct(stops, 95);
   rows.push({
-    metric: '(c) hard interruptions over a reply: speech onset → playback paused/cleared (Twilio clear or audio gone)',
+    metric: '(c) hard interruptions over a reply: speech onset → playback paused/cleared (Twilio clear, else audio gone ≥ 400 ms)',
     measured: `p50 ${ms(pct(stops, 50))}, p95 ${Number.isFinite(stopP95) ? ms(stopP95) : 'not stopped'} (n ${hard.length}${notStopped ? `, ${notStopped} not stopped within 5 s` : ''})`,
     target: 'p95 ≤ 300 ms',
     'pass/fail': verdict(hard.length === 0 ? null : stopP95 <= 300),

@@ -15,7 +15,7 @@ import type { TwilioDouble, DoubleCall } from '../../test/support/doubles/twilio
 import type { PersonStep } from '../../test/support/doubles/twilio-media.js';
 import type { VoiceDoubles } from '../../test/support/doubles/voice.js';
 import type { DoubleVoice } from '../../test/support/doubles/voices.js';
-import type { Synthesized } from '../../test/support/doubles/clips.js';
+import { correlate, envelope, trim, type Synthesized } from '../../test/support/doubles/clips.js';
 import { SPEECH_RATE } from '../../test/support/doubles/openai-speech.js';
 import { concat, silence } from '../../src/audio/pcm.js';
 import { LONG_REPLIES, RATE, SHORT_REPLY, pieceAudio, type Corpus, type Lang, type Utterance } from './corpus.js';
@@ -60,6 +60,8 @@ export const GREETING: Record<Lang, string> = { en: 'Hello, this is the front de
  * advance, so the doubles add no synthesis time to a turn (zero-latency vendors).
  */
 export async function teachDoubles(voice: VoiceDoubles, corpus: Corpus): Promise<void> {
+  matchAcrossPauses(voice, corpus);
+  timeRecognition(voice);
   const made = new Map<string, Promise<Synthesized>>();
   const synthesize = voice.speech.voice;
   const memo: DoubleVoice = (text, rate, speed) => {
@@ -83,6 +85,85 @@ export async function teachDoubles(voice: VoiceDoubles, corpus: Corpus): Promise
   voice.llm.otherwise({ text: SHORT_REPLY });
   // Post-call extraction (not part of the conversation) gets an empty object.
   voice.llm.extract({});
+}
+
+/** Quiet inside an utterance at least this long (10 ms frames) separates two pieces of the script. */
+const PAUSE_FRAMES = 30;
+/** Pieces shorter than this (frames) are a word's beginning or a click, not a piece of the script. */
+const SCRAP_FRAMES = 15;
+
+/**
+ * The STT double names an utterance after the one clip it matches. Cut where the script has no
+ * cut (the service finalizing just as the caller resumes after a pause: the pause and a sliver of
+ * the next words come with the first piece, the rest comes without its start), the utterance
+ * matches no clip and its words would be lost to the double, where a real recogniser would still
+ * transcribe them. So an utterance that matches nothing is matched again piece by piece, split at
+ * its inner pauses (≥ 300 ms), each piece also against the endings of the script's pieces, and the
+ * texts joined; slivers are dropped. Timing still follows the audio received.
+ */
+function matchAcrossPauses(voice: VoiceDoubles, corpus: Corpus): void {
+  const clips = voice.clips;
+  const original = clips.match.bind(clips);
+  // A piece cut just after its start (the rest of a sentence after a cut in the wrong place):
+  // the script's pieces whose ending it matches, and as many of their last words.
+  const script = [...corpus.audio].map(([key, samples]) => ({ text: key.slice(3), env: trim(envelope(samples, RATE), clips.level) }));
+  const ending = (env: Float32Array) => {
+    const heard = trim(env, clips.level);
+    let best: { text: string; score: number } | null = null;
+    for (const piece of script) {
+      if (heard.length > piece.env.length * 1.05 || heard.length < piece.env.length * 0.5) continue;
+      const score = correlate(heard, piece.env.subarray(Math.max(0, piece.env.length - heard.length)), 3);
+      if (score < clips.threshold - 0.05 || (best && best.score >= score)) continue;
+      const words = piece.text.split(/\s+/);
+      best = { text: words.slice(-Math.max(1, Math.round((words.length * heard.length) / piece.env.length))).join(' '), score };
+    }
+    return best;
+  };
+  const whole = (env: Float32Array) => original(env) ?? ending(env);
+  clips.match = (env: Float32Array) => {
+    const found = whole(env);
+    if (found) return found;
+    const pieces: Float32Array[] = [];
+    let start = -1;
+    let quiet = 0;
+    for (let i = 0; i <= env.length; i++) {
+      const loud = i < env.length && env[i]! >= clips.level;
+      if (loud) {
+        if (start < 0) start = i;
+        quiet = 0;
+      } else if (start >= 0 && (++quiet >= PAUSE_FRAMES || i === env.length)) {
+        const end = i - quiet + 1;
+        if (end - start >= SCRAP_FRAMES) pieces.push(env.subarray(start, end));
+        start = -1;
+      }
+    }
+    const matched = pieces.map((piece) => whole(piece)).filter((m) => m !== null);
+    return matched.length === 0 ? null : { text: matched.map((m) => m.text).join(' '), score: Math.min(...matched.map((m) => m.score)) };
+  };
+}
+
+/**
+ * The STT double's recognition (clip matching) runs in the bench's process, on the service's
+ * event loop: its time is counted so the table can say how much of a turn it may have taken.
+ */
+export const recognition = { ms: 0, calls: 0, maxMs: 0 };
+
+function timeRecognition(voice: VoiceDoubles): void {
+  const clips = voice.clips;
+  for (const name of ['match', 'matchPrefix'] as const) {
+    const original = clips[name].bind(clips) as (...args: unknown[]) => unknown;
+    (clips as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const t0 = performance.now();
+      try {
+        return original(...args);
+      } finally {
+        const took = performance.now() - t0;
+        recognition.ms += took;
+        recognition.calls++;
+        recognition.maxMs = Math.max(recognition.maxMs, took);
+      }
+    };
+  }
 }
 
 async function ok(what: string, p: Promise<{ status: number; body: any }>): Promise<any> {
@@ -230,6 +311,8 @@ export interface Conversations {
   results: CallResult[];
   observations: ItemObservation[];
   llm: { requests: number; turns: number };
+  /** The STT double's clip matching in this process: total ms, matches, the longest one. */
+  recognition: { ms: number; calls: number; maxMs: number };
 }
 
 /** Sets up the account, holds the calls of `utterances` (`concurrency` at once), observes each item. */
@@ -242,6 +325,7 @@ export async function converse(
   const line = await setUpLine(rig.api, options.concurrency + 2);
   const plans = planCalls(utterances, options.perCall);
   const before = llmRequests(rig.voice);
+  const recognized = { ...recognition };
   const results = await holdCalls(rig, line, corpus, plans, options.concurrency, (done) => options.progress?.(done, plans.length));
   const observations = results.flatMap((r) => observe(corpus, r));
   if (process.env.BENCH_TURN_VERBOSE) {
@@ -252,5 +336,6 @@ export async function converse(
     results,
     observations,
     llm: { requests: llmRequests(rig.voice) - before, turns: results.reduce((s, r) => s + r.replyTurns, 0) },
+    recognition: { ms: recognition.ms - recognized.ms, calls: recognition.calls - recognized.calls, maxMs: recognition.maxMs },
   };
 }

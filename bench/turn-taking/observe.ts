@@ -22,9 +22,9 @@ export interface ItemObservation {
   early?: boolean;
   /** Interruptions/backchannels: the long reply was playing when the caller started. */
   overReply?: boolean;
-  /** Interruptions: speech onset → `clear` or playback gone for 200 ms (null: not within 5 s). */
+  /** Interruptions: speech onset → `clear`, else playback gone for 400 ms (null: not within 5 s). */
   stopMs?: number | null;
-  /** Backchannels: playback paused/cleared after the onset; how soon it played again; the reply heard whole (per the call record). */
+  /** Backchannels: playback cleared, else gone for 200 ms, within 2 s of the onset; how soon it played again; the reply heard whole (per the call record). */
   paused?: boolean;
   resumedAfterMs?: number | null;
   heardWhole?: boolean;
@@ -90,9 +90,15 @@ export function observe(corpus: Corpus, result: CallResult): ItemObservation[] {
     for (let f = Math.ceil(fromMs / FRAME_MS); f * FRAME_MS < toMs && f < played.length; f++) if (speech(f)) return f * FRAME_MS;
     return null;
   };
-  /** First `clear` at or after `fromMs`, or the start of the first stretch of `gapMs` with nothing played. */
+  /**
+   * Where playback stopped after `fromMs` (within `withinMs`): the first `clear` (Twilio's way to
+   * stop at once), else the start of the first stretch of `gapMs` with nothing played (an output
+   * that stops sending). A clear wins: on a loaded machine the line also runs dry for a moment
+   * now and then, which is not a stop.
+   */
   const stopAfter = (fromMs: number, gapMs: number, withinMs: number) => {
-    const clear = person.clears.find((c) => c >= fromMs - FRAME_MS) ?? Infinity;
+    const clear = person.clears.find((c) => c >= fromMs - FRAME_MS && c <= fromMs + withinMs);
+    if (clear !== undefined) return Math.max(clear, fromMs);
     const need = gapMs / FRAME_MS;
     let gap: number = Infinity;
     for (let f = Math.floor(fromMs / FRAME_MS); f * FRAME_MS < fromMs + withinMs && f + need < played.length; f++) {
@@ -103,8 +109,7 @@ export function observe(corpus: Corpus, result: CallResult): ItemObservation[] {
         break;
       }
     }
-    const at = Math.min(clear, gap);
-    return at <= fromMs + withinMs ? Math.max(at, fromMs) : null;
+    return gap <= fromMs + withinMs ? Math.max(gap, fromMs) : null;
   };
 
   const audio = (lang: Lang, text: string) => pieceAudio(corpus, lang, text);
@@ -155,10 +160,10 @@ export function observe(corpus: Corpus, result: CallResult): ItemObservation[] {
         obs.overReply = [-5, -4, -3, -2, -1, 0, 1].some((k) => playing(Math.floor(onset / FRAME_MS) + k));
       }
       if (item.category === 'interruption') {
-        const stop = stopAfter(onset, 200, 5000);
+        const stop = stopAfter(onset, 400, 5000);
         obs.stopMs = stop === null ? null : stop - onset;
       } else if (item.category === 'backchannel') {
-        const pause = stopAfter(onset, 100, 2000);
+        const pause = stopAfter(onset, 200, 2000);
         obs.paused = pause !== null;
         if (pause !== null) {
           let f = Math.floor(pause / FRAME_MS);
