@@ -27,7 +27,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fullProcess } from '../src/compose.js';
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
 import { startVoiceDoubles } from '../test/support/doubles/voice.js';
@@ -35,12 +34,11 @@ import { startRoutedTwilioDouble, twilioEnv } from '../test/support/twilio-servi
 import { benchDatabase, printTable, root, type Row } from './lib.js';
 import { loadCorpus, script, type Utterance } from './turn-taking/corpus.js';
 import { breakdown, headline, loadRow, type LoadFigures } from './turn-taking/figures.js';
-import { converse, httpApi, teachDoubles } from './turn-taking/harness.js';
+import { ADMIN_TOKEN, benchConfig, converse, httpApi, teachDoubles } from './turn-taking/harness.js';
 
 const self = fileURLToPath(import.meta.url);
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_TURN_QUICK === '1';
 const CONCURRENCY = Number(process.env.BENCH_TURN_CONCURRENCY ?? 4);
-export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
 /** The quick run: one utterance of each kind per language. */
 export function quickScript(all: Utterance[] = script()): Utterance[] {
@@ -66,15 +64,7 @@ async function conversations(utterances: Utterance[]): Promise<{ rows: Row[]; de
   let local = '';
   const double = await startRoutedTwilioDouble(() => local);
   const database = await benchDatabase(true, 'sb_bench_turns');
-  const config = loadConfig({
-    ADMIN_TOKEN,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ...voice.envFor({ stt: 'deepgram' }),
-    ...twilioEnv(double),
-  });
+  const config = benchConfig({ ...voice.envFor({ stt: 'deepgram' }), ...twilioEnv(double) });
   const service = await startService({ config, databaseUrl: database.url, listen: true, parts: fullProcess, log: createLogger('warn') });
   local = service.url!;
   const loadBefore = loadAverage();

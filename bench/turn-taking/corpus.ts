@@ -162,8 +162,8 @@ const CALLER_VOICE: Record<Lang, string> = { en: 'en-us+m3', de: 'de+m3' };
 const LEVEL = 32768 * 10 ** (-45 / 20);
 const FRAME = RATE / 100;
 
-/** The samples from 20 ms before the first to 20 ms after the last 10 ms frame above −45 dBFS. */
-export function trimToSound(samples: Int16Array): Int16Array {
+/** Sample offsets of the first and after the last 10 ms frame above −45 dBFS (−1, −1: none). */
+function loudSpan(samples: Int16Array): { first: number; last: number } {
   let first = -1;
   let last = -1;
   for (let i = 0; i + FRAME <= samples.length; i += FRAME) {
@@ -172,6 +172,12 @@ export function trimToSound(samples: Int16Array): Int16Array {
       last = i + FRAME;
     }
   }
+  return { first, last };
+}
+
+/** The samples from 20 ms before the first to 20 ms after the last loud 10 ms frame. */
+export function trimToSound(samples: Int16Array): Int16Array {
+  const { first, last } = loudSpan(samples);
   if (first < 0) return samples;
   const pad = RATE / 50;
   return samples.slice(Math.max(0, first - pad), Math.min(samples.length, last + pad));
@@ -179,14 +185,7 @@ export function trimToSound(samples: Int16Array): Int16Array {
 
 /** Offsets (ms) of the first and after the last loud 10 ms frame of a piece. */
 export function soundSpan(samples: Int16Array): { firstMs: number; lastMs: number } {
-  let first = -1;
-  let last = -1;
-  for (let i = 0; i + FRAME <= samples.length; i += FRAME) {
-    if (rms(samples.subarray(i, i + FRAME)) >= LEVEL) {
-      if (first < 0) first = i;
-      last = i + FRAME;
-    }
-  }
+  const { first, last } = loudSpan(samples);
   return { firstMs: (Math.max(0, first) / RATE) * 1000, lastMs: (Math.max(0, last) / RATE) * 1000 };
 }
 

@@ -18,10 +18,19 @@ import type { DoubleVoice } from '../../test/support/doubles/voices.js';
 import { correlate, envelope, trim, type Synthesized } from '../../test/support/doubles/clips.js';
 import { SPEECH_RATE } from '../../test/support/doubles/openai-speech.js';
 import { concat, silence } from '../../src/audio/pcm.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { LONG_REPLIES, RATE, SHORT_REPLY, pieceAudio, type Corpus, type Lang, type Utterance } from './corpus.js';
 import { describeCall, observe, type ItemObservation } from './observe.js';
 
 export type { ItemObservation };
+
+/** The admin token of the bench's service. */
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+
+/** The bench service's settings: quiet logs, no rate limit, a local port, plus `env` (the doubles'). */
+export function benchConfig(env: Record<string, string>): Config {
+  return loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: '0', HOST: '127.0.0.1', ...env });
+}
 
 export interface Api {
   (method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;

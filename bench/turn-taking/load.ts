@@ -16,17 +16,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fullProcess } from '../../src/compose.js';
-import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
 import { benchDatabase, root } from '../lib.js';
 import type { LoadFigures } from './figures.js';
-import { httpApi, setUpLine } from './harness.js';
+import { ADMIN_TOKEN, benchConfig, httpApi, setUpLine } from './harness.js';
 
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_TURN_QUICK === '1';
 const CALLS = Number(process.env.BENCH_TURN_N ?? (QUICK ? 20 : 200));
 const SECONDS = Number(process.env.BENCH_TURN_LOAD_SECONDS ?? (QUICK ? 10 : 30));
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const PUBLIC = 'https://sb.example';
 
 async function startDoubles() {
@@ -51,12 +49,7 @@ async function startDoubles() {
 async function measure(): Promise<LoadFigures> {
   const doubles = await startDoubles();
   const database = await benchDatabase(true, 'sb_bench_turn_load');
-  const config = loadConfig({
-    ADMIN_TOKEN,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    PORT: '0',
-    HOST: '127.0.0.1',
+  const config = benchConfig({
     ...doubles.env,
     PUBLIC_BASE_URL: PUBLIC,
     TWILIO_ACCOUNT_SID: doubles.twilio.accountSid,
