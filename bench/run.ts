@@ -17,6 +17,7 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'dashboard', file: 'dashboard.ts', title: 'Dashboard: the call list page of an account with 1,000,000 calls' },
   { name: 'vad', file: 'vad.ts', title: 'Silero VAD: cost per window and N calls at real pace in one process' },
   { name: 'retention', file: 'retention.ts', title: 'Retention: pruning the webhook delivery log under a writer' },
+  { name: 'knowledge', file: 'knowledge.ts', title: 'Knowledge bases: retrieval quality (recall@5, MRR) and search latency with 10,000 chunks' },
   { name: 'voice', file: 'voice.ts', title: 'Voice core: platform latency per turn, barge-in reaction, N concurrent calls' },
   { name: 'turn-signals', file: 'turn-signals.ts', title: 'End-of-turn signals: Smart Turn off the event loop, text judge, backchannels, policy' },
   { name: 'turn-taking', file: 'turn-taking.ts', title: 'Turn-taking at default settings, through the Twilio double (issue 26)' },

@@ -26,6 +26,14 @@ export interface QueryEmbedder {
 
 const RRF_K = 60;
 const LIST_DEPTH = 50;
+/**
+ * Document frequencies are counted up to this: a lexeme in more chunks is common — it ranks
+ * (with the low weight its count gives) but does not select candidates.
+ */
+const DF_CAP = 300;
+const CANDIDATE_CAP = 2000;
+/** The trigram list is for names, numbers and misspellings: short queries. */
+const TRIGRAM_MAX_WORDS = 4;
 
 interface VectorCache {
   stamp: string;
@@ -34,9 +42,16 @@ interface VectorCache {
   matrix: Float32Array;
 }
 
+/** What search needs to know of a base, kept while its stamp (knowledge_bases.updated_at, bumped by every change of its chunks) holds. */
+interface BaseState {
+  stamp: string;
+  configs: string[];
+  total: number;
+}
+
 export class KnowledgeSearch {
   private readonly vectors = new Map<number, VectorCache>();
-  private readonly languages = new Map<number, { at: number; configs: string[] }>();
+  private readonly states = new Map<number, BaseState>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -47,10 +62,14 @@ export class KnowledgeSearch {
   async search(knowledgeBaseId: number, query: string, limit: number): Promise<SearchHit[]> {
     const q = query.replace(/\u0000/g, '').trim().slice(0, 1000);
     if (!q) return [];
+    // The query's embedding is on its way while the database is asked about the base.
+    const queryVector = this.embedder ? this.embedder.embed([q]).then(([v]) => v, () => null) : Promise.resolve(null);
+    const state = await this.stateOf(knowledgeBaseId);
+    if (state.total === 0) return [];
     const [lexical, trigram, semantic] = await Promise.all([
-      this.fullText(knowledgeBaseId, q),
-      this.caps.trigram ? this.trigrams(knowledgeBaseId, q) : Promise.resolve([]),
-      this.embedder ? this.semantic(knowledgeBaseId, q).catch(() => []) : Promise.resolve([]),
+      this.fullText(knowledgeBaseId, state, q),
+      this.caps.trigram && q.split(/\s+/).length <= TRIGRAM_MAX_WORDS ? this.trigrams(knowledgeBaseId, q) : Promise.resolve([]),
+      this.embedder ? queryVector.then((v) => (v ? this.semantic(knowledgeBaseId, state, v) : [])).catch(() => []) : Promise.resolve([]),
     ]);
     const fused = new Map<number, number>();
     for (const list of [lexical, trigram, semantic]) {
@@ -61,42 +80,55 @@ export class KnowledgeSearch {
     return this.hits(top, q);
   }
 
-  /** The text-search configurations the base's chunks were indexed with (cached a few seconds). */
-  private async configs(kb: number): Promise<string[]> {
-    const cached = this.languages.get(kb);
-    if (cached && Date.now() - cached.at < 5_000) return cached.configs;
-    const { rows } = await this.pool.query<{ language: string }>('SELECT DISTINCT language FROM knowledge_chunks WHERE knowledge_base_id = $1', [kb]);
-    const configs = rows.map((r) => r.language);
-    this.languages.set(kb, { at: Date.now(), configs });
-    return configs;
+  private async stateOf(kb: number): Promise<BaseState> {
+    const { rows: [row] } = await this.pool.query<{ stamp: string }>('SELECT updated_at::text AS stamp FROM knowledge_bases WHERE id = $1', [kb]);
+    if (!row) return { stamp: '', configs: [], total: 0 };
+    const cached = this.states.get(kb);
+    if (cached?.stamp === row.stamp) return cached;
+    const { rows } = await this.pool.query<{ language: string; n: number }>(
+      'SELECT language, count(*)::int AS n FROM knowledge_chunks WHERE knowledge_base_id = $1 GROUP BY language',
+      [kb],
+    );
+    const state = { stamp: row.stamp, configs: rows.map((r) => r.language), total: rows.reduce((n, r) => n + r.n, 0) };
+    this.states.set(kb, state);
+    return state;
   }
 
-  private async fullText(kb: number, q: string): Promise<number[]> {
-    const configs = await this.configs(kb);
-    if (configs.length === 0) return [];
-    const { rows } = await this.pool.query<{ id: string }>(
-      `WITH terms AS (
+  /**
+   * Two statements: the query's lexemes with their document frequency in the base (counted up to
+   * DF_CAP, enough to tell a rare word from a common one), then the chunks holding at least one
+   * selective lexeme, scored by every lexeme (idf × ts_rank, headings weighing more). Common
+   * lexemes rank but do not select, so a question's "costs" or "Praxis" does not make every
+   * chunk a candidate.
+   */
+  private async fullText(kb: number, state: BaseState, q: string): Promise<number[]> {
+    const { rows: terms } = await this.pool.query<{ q: string; df: number }>(
+      `WITH lexemes AS (
          SELECT DISTINCT lexeme
            FROM unnest($2::regconfig[]) AS cfg, unnest(tsvector_to_array(to_tsvector(cfg, ${folded(this.caps, '$3::text')}))) AS lexeme
        ), queries AS (
-         SELECT ('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q FROM terms
-       ), weighted AS (
-         SELECT q, ln(1 + (n.total - d.df + 0.5) / (d.df + 0.5)) AS idf
-           FROM queries,
-                LATERAL (SELECT count(*)::float8 AS df FROM knowledge_chunks c WHERE c.knowledge_base_id = $1 AND c.tsv @@ queries.q) AS d,
-                (SELECT count(*)::float8 AS total FROM knowledge_chunks WHERE knowledge_base_id = $1) AS n
-          WHERE d.df > 0
-       ), candidates AS (
-         SELECT c.id, c.tsv FROM knowledge_chunks c
-          WHERE c.knowledge_base_id = $1 AND c.tsv @@ (SELECT tsquery_or_agg FROM (SELECT string_agg(q::text, ' | ')::tsquery AS tsquery_or_agg FROM weighted) x)
+         SELECT ('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q FROM lexemes
        )
-       SELECT candidates.id, sum(w.idf * ts_rank('{0.4, 0.5, 0.7, 1.0}', candidates.tsv, w.q, 1)) AS score
-         FROM candidates, weighted w
-        WHERE candidates.tsv @@ w.q
-        GROUP BY candidates.id
-        ORDER BY score DESC, candidates.id
+       SELECT q::text AS q,
+              (SELECT count(*) FROM (SELECT 1 FROM knowledge_chunks c WHERE c.knowledge_base_id = $1 AND c.tsv @@ queries.q LIMIT ${DF_CAP}) x)::int AS df
+         FROM queries`,
+      [kb, state.configs, q],
+    );
+    const present = terms.filter((t) => t.df > 0);
+    if (present.length === 0) return [];
+    const total = state.total;
+    const weighted = present.map((t) => ({ q: t.q, idf: Math.log(1 + (total - t.df + 0.5) / (t.df + 0.5)) }));
+    const selective = present.filter((t) => t.df < DF_CAP);
+    const selecting = (selective.length > 0 ? selective : present).map((t) => t.q).join(' | ');
+    const { rows } = await this.pool.query<{ id: string }>(
+      `WITH weighted AS (SELECT w.q::tsquery AS q, w.idf FROM jsonb_to_recordset($3::jsonb) AS w(q text, idf float8))
+       SELECT c.id, sum(w.idf * ts_rank('{0.4, 0.5, 0.7, 1.0}', c.tsv, w.q, 1)) AS score
+         FROM (SELECT id, tsv FROM knowledge_chunks WHERE knowledge_base_id = $1 AND tsv @@ $2::tsquery LIMIT ${CANDIDATE_CAP}) c
+         JOIN weighted w ON c.tsv @@ w.q
+        GROUP BY c.id
+        ORDER BY score DESC, c.id
         LIMIT ${LIST_DEPTH}`,
-      [kb, configs, q],
+      [kb, selecting, JSON.stringify(weighted)],
     );
     return rows.map((r) => Number(r.id));
   }
@@ -110,30 +142,28 @@ export class KnowledgeSearch {
     return rows.map((r) => Number(r.id));
   }
 
-  private async semantic(kb: number, q: string): Promise<number[]> {
-    const cache = await this.vectorsOf(kb);
-    if (!cache || cache.ids.length === 0) return [];
-    const [query] = await this.embedder!.embed([q]);
-    if (query.length !== cache.dim) return [];
-    const scores = new Float32Array(cache.ids.length);
+  private async semantic(kb: number, state: BaseState, query: Float32Array): Promise<number[]> {
+    const cache = await this.vectorsOf(kb, state.stamp);
+    if (cache.ids.length === 0 || query.length !== cache.dim) return [];
+    // The best LIST_DEPTH by dot product (vectors are unit length: cosine), kept sorted as they come.
+    const best: { row: number; score: number }[] = [];
     for (let row = 0; row < cache.ids.length; row++) {
       let dot = 0;
       const base = row * cache.dim;
       for (let i = 0; i < cache.dim; i++) dot += cache.matrix[base + i] * query[i];
-      scores[row] = dot;
+      if (best.length === LIST_DEPTH && dot <= best[best.length - 1].score) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1].score < dot) at--;
+      best.splice(at, 0, { row, score: dot });
+      if (best.length > LIST_DEPTH) best.pop();
     }
-    const order = [...scores.keys()].sort((a, b) => scores[b] - scores[a]).slice(0, LIST_DEPTH);
-    return order.map((i) => cache.ids[i]);
+    return best.map((b) => cache.ids[b.row]);
   }
 
-  /** The base's vectors, reloaded when its chunks changed (new chunks get new ids). */
-  private async vectorsOf(kb: number): Promise<VectorCache | null> {
-    const { rows: [stamp] } = await this.pool.query<{ stamp: string }>(
-      `SELECT coalesce(max(id), 0) || ':' || count(*) AS stamp FROM knowledge_chunks WHERE knowledge_base_id = $1 AND embedding IS NOT NULL`,
-      [kb],
-    );
+  /** The base's vectors, loaded once per stamp. */
+  private async vectorsOf(kb: number, stamp: string): Promise<VectorCache> {
     const cached = this.vectors.get(kb);
-    if (cached && cached.stamp === stamp.stamp) return cached;
+    if (cached && cached.stamp === stamp) return cached;
     const { rows } = await this.pool.query<{ id: string; embedding: number[] }>(
       'SELECT id, embedding FROM knowledge_chunks WHERE knowledge_base_id = $1 AND embedding IS NOT NULL ORDER BY id',
       [kb],
@@ -142,7 +172,7 @@ export class KnowledgeSearch {
     const usable = rows.filter((r) => r.embedding.length === dim);
     const matrix = new Float32Array(usable.length * dim);
     usable.forEach((r, i) => matrix.set(r.embedding, i * dim));
-    const entry = { stamp: stamp.stamp, ids: usable.map((r) => Number(r.id)), dim, matrix };
+    const entry = { stamp, ids: usable.map((r) => Number(r.id)), dim, matrix };
     this.vectors.set(kb, entry);
     return entry;
   }
@@ -152,7 +182,7 @@ export class KnowledgeSearch {
     const { rows } = await this.pool.query<{ id: string; document_id: number; name: string; heading: string; content: string; source: string | null; snippet: string }>(
       `SELECT c.id, c.document_id, d.name, c.heading, c.content, c.source,
               ts_headline(c.language::regconfig, c.content, replace(websearch_to_tsquery(c.language::regconfig, replace($2, '"', ' '))::text, ' & ', ' | ')::tsquery,
-                          'StartSel=, StopSel=, MaxWords=40, MinWords=20, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
+                          'StartSel="", StopSel="", MaxWords=40, MinWords=20, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
          FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.document_id
         WHERE c.id = ANY($1::bigint[])`,
       [ids, q],

@@ -48,18 +48,20 @@ export async function replaceChunks(pool: pg.Pool, caps: Capabilities, doc: Docu
     await client.query('DELETE FROM knowledge_chunks WHERE document_id = $1', [doc.id]);
     // Large documents go in slices so no single statement carries hundreds of megabytes.
     for (let start = 0; start < chunks.length; start += 500) {
-      const slice = chunks.slice(start, start + 500).map((c, i) => ({ ...c, position: start + i }));
+      // Vectors as PostgreSQL array literals ('{0.1,…}'): parsed by real[]'s input function, not element by element.
+      const slice = chunks.slice(start, start + 500).map((c, i) => ({ ...c, position: start + i, embedding: c.embedding ? `{${c.embedding.join(',')}}` : null }));
       await client.query(
         `INSERT INTO knowledge_chunks (document_id, knowledge_base_id, position, heading, content, source, language, tsv, embedding)
          SELECT $1, $2, c.position, c.heading, c.content, c.source, c.language,
                 setweight(to_tsvector(c.language::regconfig, ${folded(caps, 'c.heading')}), 'A')
                   || to_tsvector(c.language::regconfig, ${folded(caps, 'c.content')}),
-                CASE WHEN c.embedding IS NULL THEN NULL
-                     ELSE ARRAY(SELECT x::real FROM jsonb_array_elements_text(c.embedding) WITH ORDINALITY AS e(x, n) ORDER BY n) END
-           FROM jsonb_to_recordset($3::jsonb) AS c(position int, heading text, content text, source text, language text, embedding jsonb)`,
+                c.embedding::real[]
+           FROM jsonb_to_recordset($3::jsonb) AS c(position int, heading text, content text, source text, language text, embedding text)`,
         [doc.id, doc.knowledgeBaseId, JSON.stringify(slice)],
       );
     }
+    // The base's stamp: search reloads what it caches of the base (src/knowledge/search.ts).
+    await client.query('UPDATE knowledge_bases SET updated_at = now() WHERE id = $1', [doc.knowledgeBaseId]);
     await client.query(
       `UPDATE knowledge_documents SET status = 'ready', error = NULL, text = $2, pages = $3::jsonb, chunk_count = $4,
               processed_at = now(), updated_at = now() WHERE id = $1`,

@@ -85,7 +85,7 @@ async function settled(kb: number, doc: number) {
 async function search(kb: number, q: string) {
   const res = await alice.get(`${KB}/${kb}/search?q=${encodeURIComponent(q)}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as { document_id: number; heading: string; content: string; snippet: string; source: string | null }[];
+  return res.body.data as { document_id: number; document_name: string; heading: string; content: string; snippet: string; source: string | null }[];
 }
 
 async function chunkCount(kb: number): Promise<number> {
@@ -106,6 +106,8 @@ describe('files', () => {
     const [hit] = await search(kb, 'When are you open?');
     expect(hit.document_id).toBe(doc.id);
     expect(hit.content).toContain('Monday to Friday');
+    expect(hit).toMatchObject({ document_name: 'info.pdf', source: null });
+    expect(hit.snippet).toContain('open Monday');
     expect((await alice.get(`${KB}/${kb}`)).body.data).toMatchObject({ status: 'ready', documents_count: 1, chunks_count: doc.chunks_count });
   });
 

@@ -130,6 +130,11 @@ export async function updateDocument(pool: pg.Pool, current: DocumentRow, userId
 }
 
 export async function deleteDocument(pool: pg.Pool, userId: number, kbId: number, id: number): Promise<boolean> {
-  const { rowCount } = await pool.query('DELETE FROM knowledge_documents WHERE id = $3 AND knowledge_base_id = $2 AND user_id = $1', [userId, kbId, id]);
+  // The base's updated_at is its search stamp (src/knowledge/search.ts): it moves with its chunks.
+  const { rowCount } = await pool.query(
+    `WITH gone AS (DELETE FROM knowledge_documents WHERE id = $3 AND knowledge_base_id = $2 AND user_id = $1 RETURNING knowledge_base_id)
+     UPDATE knowledge_bases SET updated_at = now() WHERE id IN (SELECT knowledge_base_id FROM gone)`,
+    [userId, kbId, id],
+  );
   return (rowCount ?? 0) > 0;
 }
