@@ -125,18 +125,7 @@ export async function outboundRequest(req: OutboundRequest): Promise<OutboundRes
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        let truncated = false;
-        res.on('data', (chunk: Buffer) => {
-          if (size >= maxBytes) {
-            truncated = true;
-            return;
-          }
-          const room = maxBytes - size;
-          if (chunk.length > room) truncated = true;
-          chunks.push(chunk.subarray(0, room));
-          size += Math.min(chunk.length, room);
-        });
-        res.on('end', () =>
+        const answer = (truncated: boolean) =>
           finish(() => {
             const out: Record<string, string> = {};
             for (const [k, val] of Object.entries(res.headers)) if (val !== undefined) out[k] = Array.isArray(val) ? val.join(', ') : val;
@@ -147,8 +136,22 @@ export async function outboundRequest(req: OutboundRequest): Promise<OutboundRes
               truncated,
               durationMs: Math.round(performance.now() - started),
             });
-          }),
-        );
+          });
+        res.on('data', (chunk: Buffer) => {
+          const room = maxBytes - size;
+          if (chunk.length <= room) {
+            chunks.push(chunk);
+            size += chunk.length;
+            return;
+          }
+          // Past the cap: answer with what fits and stop reading at once (an endless body
+          // would otherwise be received, and thrown away, until the timeout).
+          chunks.push(chunk.subarray(0, room));
+          size = maxBytes;
+          answer(true);
+          request.destroy();
+        });
+        res.on('end', () => answer(false));
         res.on('error', (err) => finish(() => reject(err)));
       },
     );

@@ -89,3 +89,18 @@ export async function readBodyJson(res: Response, maxBytes: number, what: string
     return null;
   }
 }
+
+/**
+ * Largest WebSocket message a vendor may send (ws accepts 100 MiB by default; a bigger one
+ * closes the socket with 1009 and is reported as the connection's failure). Transcripts are a
+ * few KiB; an audio message is seconds of base64 PCM with its alignment (≤ 1 MiB at 48 kHz).
+ */
+export const WS_MAX_MESSAGE_BYTES = { transcripts: 1024 * 1024, audio: 8 * 1024 * 1024 } as const;
+
+/**
+ * The most audio a speech vendor may send for `chars` characters of text: 30 s plus 250 ms a
+ * character (speech takes ~70 ms a character). Past it the stream is endless, not slow speech.
+ */
+export function audioBudgetMs(chars: number): number {
+  return 30_000 + 250 * chars;
+}

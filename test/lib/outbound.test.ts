@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import dns from 'node:dns';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startReceiver, type Received, type Receiver } from '../support/receiver.js';
 import { addressBlockReason, BlockedTargetError, checkTarget, outboundRequest, OutboundTimeoutError } from '../../src/lib/outbound.js';
 
@@ -95,6 +97,28 @@ describe('outboundRequest', () => {
     const res = await outboundRequest({ url: `${base}/big`, method: 'GET', timeoutMs: 2000, allowPrivate: true, maxResponseBytes: 1000 });
     expect(res.body.length).toBe(1000);
     expect(res.truncated).toBe(true);
+  });
+
+  it('stops reading an endless body at the cap, long before the timeout', async () => {
+    const endless = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const block = Buffer.alloc(64 * 1024, 'y');
+      const pump = () => {
+        while (!res.destroyed) if (!res.write(block)) return void res.once('drain', pump);
+      };
+      pump();
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    try {
+      const started = performance.now();
+      const res = await outboundRequest({ url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/`, method: 'GET', timeoutMs: 10_000, allowPrivate: true, maxResponseBytes: 100_000 });
+      expect(res.body.length).toBe(100_000);
+      expect(res.truncated).toBe(true);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((r) => endless.close(r));
+    }
   });
 
   it('times out', async () => {

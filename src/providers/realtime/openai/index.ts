@@ -23,6 +23,7 @@
 import WebSocket from 'ws';
 import { mulaw } from '../../../audio/g711.js';
 import { bytesToInt16, int16ToBytes } from '../../../audio/pcm.js';
+import { WS_MAX_MESSAGE_BYTES } from '../../bounded.js';
 import type { RealtimeEvent, RealtimeProvider, RealtimeSession, RealtimeSessionOptions } from '../types.js';
 
 export interface OpenAiRealtimeOptions {
@@ -36,6 +37,9 @@ export interface OpenAiRealtimeOptions {
 }
 
 type ServerEvent = Record<string, any> & { type: string };
+
+/** Longest audio of one answer (a spoken answer is seconds; the models cap output tokens). */
+const MAX_ANSWER_AUDIO_MS = 5 * 60_000;
 
 export class OpenAiRealtime implements RealtimeProvider {
   readonly name = 'openai';
@@ -89,7 +93,7 @@ export class OpenAiRealtime implements RealtimeProvider {
     }
     const headers: Record<string, string> = {};
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
-    const socket = new WebSocket(this.sessionUrl(options), { headers, handshakeTimeout: this.opts.connectTimeoutMs ?? 10_000 });
+    const socket = new WebSocket(this.sessionUrl(options), { headers, handshakeTimeout: this.opts.connectTimeoutMs ?? 10_000, maxPayload: WS_MAX_MESSAGE_BYTES.audio });
     const session = new OpenAiRealtimeSession(socket, options.sampleRate, onEvent);
     return session.configure(this.sessionUpdate(options), this.opts.connectTimeoutMs ?? 10_000);
   }
@@ -235,6 +239,8 @@ class OpenAiRealtimeSession implements RealtimeSession {
         const itemId = String(event.item_id ?? '');
         if (this.audioItem?.id !== itemId) this.audioItem = { id: itemId, ms: 0 };
         this.audioItem.ms += (samples.length / this.sampleRate) * 1000;
+        // An answer that does not stop is a broken stream, not a long answer: end the session.
+        if (this.audioItem.ms > MAX_ANSWER_AUDIO_MS) return this.fail(`realtime answer exceeded ${MAX_ANSWER_AUDIO_MS / 1000} s of audio`);
         return this.emit({ type: 'audio', samples, sampleRate: this.sampleRate, itemId });
       }
       case 'response.output_audio_transcript.delta':

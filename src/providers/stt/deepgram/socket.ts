@@ -12,6 +12,7 @@
 import WebSocket from 'ws';
 import { int16ToBytes } from '../../../audio/pcm.js';
 import type { SttEvent, SttStream } from '../types.js';
+import { WS_MAX_MESSAGE_BYTES } from '../../bounded.js';
 
 export interface DeepgramSocketOptions {
   apiKey: string;
@@ -51,6 +52,7 @@ export abstract class DeepgramSocketStream implements SttStream {
     this.socket = new WebSocket(url, {
       headers: { Authorization: `Token ${opts.apiKey}` },
       handshakeTimeout: opts.connectTimeoutMs ?? 10_000,
+      maxPayload: WS_MAX_MESSAGE_BYTES.transcripts,
     });
     this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
     this.socket.on('open', () => this.onOpen());

@@ -10,6 +10,7 @@
  */
 import { writeWav } from '../../../audio/wav.js';
 import { concat } from '../../../audio/pcm.js';
+import { readBodyJson } from '../../bounded.js';
 import { failureDetail, openAiEndpoint } from '../../openai-url.js';
 import type { SttEvent, SttProvider, SttStream, SttStreamOptions } from '../types.js';
 
@@ -54,7 +55,8 @@ export class OpenAiStt implements SttProvider {
       const detail = await failureDetail(res);
       throw new Error(`transcription failed with status ${res.status}${detail ? `: ${detail}` : ''}`);
     }
-    const json = (await res.json().catch(() => null)) as { text?: unknown } | null;
+    // A transcript is a few KiB: 1 MiB is read at most.
+    const json = (await readBodyJson(res, 1024 * 1024, 'transcription answer')) as { text?: unknown } | null;
     if (!json || typeof json.text !== 'string') throw new Error('transcription answer has no text');
     return json.text.trim();
   }

@@ -21,6 +21,7 @@
  */
 import WebSocket from 'ws';
 import { bytesToInt16 } from '../../../audio/pcm.js';
+import { audioBudgetMs, WS_MAX_MESSAGE_BYTES } from '../../bounded.js';
 import type { TtsAlignment, TtsEvent, TtsProvider, TtsStream, TtsStreamOptions } from '../types.js';
 
 export interface ElevenLabsOptions {
@@ -87,6 +88,8 @@ class ElevenLabsStream implements TtsStream {
   private pieces: { text: string; upTo: number }[] = [];
   private pushedChars = 0;
   private alignedChars = 0;
+  /** Samples received, against the budget of the text pushed (audioBudgetMs). */
+  private receivedSamples = 0;
   private carry: Buffer | null = null;
   private ended = false;
   private finished = false;
@@ -98,7 +101,7 @@ class ElevenLabsStream implements TtsStream {
     // ElevenLabs accepts speeds of 0.7–1.2.
     if (options.speed !== undefined) voiceSettings.speed = Math.min(1.2, Math.max(0.7, options.speed));
     this.outbox.push(JSON.stringify({ text: ' ', voice_settings: voiceSettings }));
-    this.socket = new WebSocket(url, { headers: { 'xi-api-key': opts.apiKey }, handshakeTimeout: opts.connectTimeoutMs ?? 10_000 });
+    this.socket = new WebSocket(url, { headers: { 'xi-api-key': opts.apiKey }, handshakeTimeout: opts.connectTimeoutMs ?? 10_000, maxPayload: WS_MAX_MESSAGE_BYTES.audio });
     this.socket.on('open', () => {
       for (const m of this.outbox) this.socket.send(m);
       this.outbox = [];
@@ -162,6 +165,11 @@ class ElevenLabsStream implements TtsStream {
       // A chunk may end inside a sample; keep the odd byte for the next one.
       this.carry = bytes.length % 2 ? bytes.subarray(bytes.length - 1) : null;
       const samples = bytesToInt16(bytes);
+      this.receivedSamples += samples.length;
+      const budgetMs = audioBudgetMs(this.pushedChars);
+      if ((this.receivedSamples / this.sampleRate) * 1000 > budgetMs) {
+        return this.fail(`ElevenLabs sent more than ${Math.round(budgetMs / 1000)} s of audio for ${this.pushedChars} characters`);
+      }
       const alignment = toAlignment(msg.normalizedAlignment ?? msg.alignment);
       if (samples.length) this.emit(alignment ? { type: 'audio', samples, sampleRate: this.sampleRate, alignment } : { type: 'audio', samples, sampleRate: this.sampleRate });
       // Piece boundaries are counted on the original text's alignment (the normalized one may

@@ -8,6 +8,7 @@
  * audio waits in memory until every earlier piece is complete. `cancel()` aborts them all.
  */
 import { bytesToInt16 } from '../../../audio/pcm.js';
+import { audioBudgetMs, pacer } from '../../bounded.js';
 import { failureDetail, openAiEndpoint } from '../../openai-url.js';
 import type { TtsEvent, TtsProvider, TtsStream, TtsStreamOptions } from '../types.js';
 
@@ -98,8 +99,14 @@ class SpeechStream implements TtsStream {
       if (!res.ok) throw new Error(`speech request failed with status ${res.status}: ${await failureDetail(res)}`);
       if (!res.body) throw new Error('speech answer has no body');
       let carry: Uint8Array | null = null;
+      let received = 0;
+      const budgetMs = audioBudgetMs(piece.text.length);
+      const budgetBytes = (budgetMs / 1000) * this.provider.sampleRate * 2;
+      const pace = pacer();
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         if (this.stopped) return;
+        received += chunk.length;
+        if (received > budgetBytes) throw new Error(`the server sent more than ${Math.round(budgetMs / 1000)} s of audio for ${piece.text.length} characters`);
         let bytes = chunk;
         if (carry) {
           bytes = new Uint8Array(carry.length + chunk.length);
@@ -110,6 +117,7 @@ class SpeechStream implements TtsStream {
         carry = bytes.length % 2 ? bytes.slice(bytes.length - 1) : null;
         const samples = bytesToInt16(bytes);
         if (samples.length) this.deliver(piece, samples);
+        await pace();
       }
       piece.complete = true;
       this.advance();
