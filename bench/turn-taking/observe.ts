@@ -64,6 +64,13 @@ function lines(transcript: string): Array<{ who: 'AI' | 'Customer' | 'other'; te
 
 const same = (a: string, b: string) => tokens(a).join(' ') === tokens(b).join(' ');
 
+/** Every word of `whole`, in order, within `heard` (words said twice around a resume do not matter). */
+function inOrder(whole: string[], heard: string[]): boolean {
+  let at = 0;
+  for (const word of heard) if (word === whole[at]) at++;
+  return at === whole.length;
+}
+
 /** What a call looked like from the caller's side (BENCH_TURN_VERBOSE): steps, clears, heard audio, the record's transcript. */
 export function describeCall(result: CallResult): string {
   const person = result.call.person;
@@ -171,8 +178,11 @@ export function observe(corpus: Corpus, result: CallResult): ItemObservation[] {
           obs.resumedAfterMs = f < played.length ? f * FRAME_MS - pause : null;
         }
         const triggerLine = talk.findIndex((l) => l.who === 'Customer' && same(l.text, item.trigger!));
-        const reply = talk.slice(triggerLine + 1).find((l) => l.who === 'AI');
-        obs.heardWhole = triggerLine >= 0 && reply !== undefined && same(reply.text, LONG_REPLIES[item.trigger!]!);
+        // The reply's lines up to the caller's next line (a paused and resumed reply may be recorded in pieces).
+        const after = talk.slice(triggerLine + 1);
+        const next = after.findIndex((l) => l.who === 'Customer');
+        const heard = (next < 0 ? after : after.slice(0, next)).filter((l) => l.who === 'AI').flatMap((l) => tokens(l.text));
+        obs.heardWhole = triggerLine >= 0 && inOrder(tokens(LONG_REPLIES[item.trigger!]!), heard);
         obs.answeredAsTurn = talk.some((l, i) => l.who === 'Customer' && same(l.text, item.text) && talk.slice(i + 1).some((x) => x.who === 'AI'));
       } else {
         obs.early = firstSpeech(start0, last) !== null;
