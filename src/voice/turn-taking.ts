@@ -116,17 +116,7 @@ export class TurnTakingStage implements Stage {
     this.finals = [];
     this.interim = '';
     this.endOfSpeechAt = null;
-    const ctx = this.ctx!;
-    if (text === '') return;
-    if (this.options.floor.assistantSpeaking) {
-      // The words are the caller's personal data (the call's transcript has them): the length only.
-      ctx.log.debug({ chars: text.length }, 'caller spoke over the assistant without interrupting; not a new turn');
-      return;
-    }
-    this.push({ kind: 'end-of-turn', turn: ctx.turns.current, text, endOfSpeechAt, at });
-    const turn = ctx.turns.begin();
-    this.options.floor.assistantTakes(turn);
-    this.push({ kind: 'turn-started', turn, turnKind: 'reply', callerText: text, at: endOfSpeechAt });
+    openReply(this.ctx!, this.push, this.options.floor, text, endOfSpeechAt, at);
   }
 
   private clearTimer(): void {
@@ -137,4 +127,22 @@ export class TurnTakingStage implements Stage {
   close(): void {
     this.clearTimer();
   }
+}
+
+/**
+ * The caller's turn is over with `text`: `end-of-turn`, then the assistant's reply turn opens
+ * (`turn-started`). Nothing when no words were heard, or while the assistant holds the floor (a
+ * reply the caller did not interrupt: the words were a backchannel).
+ */
+export function openReply(ctx: StageContext, push: Push, floor: Floor, text: string, endOfSpeechAt: number, at: number): void {
+  if (text === '') return;
+  if (floor.assistantSpeaking) {
+    // The words are the caller's personal data (the call's transcript has them): the length only.
+    ctx.log.debug({ chars: text.length }, 'caller spoke over the assistant without interrupting; not a new turn');
+    return;
+  }
+  push({ kind: 'end-of-turn', turn: ctx.turns.current, text, endOfSpeechAt, at });
+  const turn = ctx.turns.begin();
+  floor.assistantTakes(turn);
+  push({ kind: 'turn-started', turn, turnKind: 'reply', callerText: text, at: endOfSpeechAt });
 }
