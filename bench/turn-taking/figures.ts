@@ -14,6 +14,8 @@ export const pct = (xs: number[], p: number) => {
 };
 const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : 'n/a');
 const share = (n: number, of: number) => (of === 0 ? 'n/a' : `${((100 * n) / of).toFixed(1)} % (${n}/${of})`);
+/** A stop time, or that playback never stopped (an infinite time in the percentiles). */
+const stopped = (n: number) => (n === Infinity ? 'not stopped' : ms(n));
 const verdict = (ok: boolean | null) => (ok === null ? 'n/a' : ok ? 'pass' : 'FAIL');
 
 export interface Conditions {
@@ -63,7 +65,7 @@ export function headline(obs: ItemObservation[], llm: { requests: number; turns:
   const stopP95 = pct(stops, 95);
   rows.push({
     metric: '(c) hard interruptions over a reply: speech onset → playback paused/cleared (Twilio clear, else audio gone ≥ 400 ms)',
-    measured: `p50 ${ms(pct(stops, 50))}, p95 ${Number.isFinite(stopP95) ? ms(stopP95) : 'not stopped'} (n ${hard.length}${notStopped ? `, ${notStopped} not stopped within 5 s` : ''})`,
+    measured: `p50 ${stopped(pct(stops, 50))}, p95 ${stopped(stopP95)} (n ${hard.length}${notStopped ? `, ${notStopped} not stopped within 5 s` : ''})`,
     target: 'p95 ≤ 300 ms',
     'pass/fail': verdict(hard.length === 0 ? null : stopP95 <= 300),
     'measured under': under.conversations,
@@ -142,7 +144,7 @@ export function breakdown(obs: ItemObservation[], under: Conditions): Row[] {
       const early = mine.filter((o) => o.early).length;
       if (mine.some((o) => o.early !== undefined)) parts.push(`assistant early ${early}`);
       const stops = mine.flatMap((o) => (o.category === 'interruption' && o.overReply ? [typeof o.stopMs === 'number' ? o.stopMs : Infinity] : []));
-      if (stops.length) parts.push(`onset → stop p50 ${ms(pct(stops, 50))} max ${ms(Math.max(...stops))}`);
+      if (stops.length) parts.push(`onset → stop p50 ${stopped(pct(stops, 50))} max ${stopped(Math.max(...stops))}`);
       const notOver = mine.filter((o) => o.overReply === false).length;
       if (notOver) parts.push(`${notOver} spoken after the reply had ended (left out of (c)/(d))`);
       if (category === 'backchannel') {
