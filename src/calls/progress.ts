@@ -10,7 +10,7 @@
  * write (docs/decisions.md "A database outage during a call").
  */
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable, isPoolClosed } from '../db/unavailable.js';
 import { NOW, transitionCall, type CallStatus, type Queryable, type TransitionFields } from './state-machine.js';
 
 const FIRST_RETRY_MS = 250;
@@ -64,7 +64,8 @@ export class CallProgress {
         if (retried) this.log.info({ to }, 'a call transition delayed by the database outage is written');
         return;
       } catch (err) {
-        if (!isDatabaseUnavailable(err)) {
+        if (!isDatabaseUnavailable(err) || isPoolClosed(err)) {
+          // A closed pool: the process is stopping; recovery ends the call from what the database holds.
           this.log.error({ err, to }, 'persisting a call transition failed');
           return;
         }

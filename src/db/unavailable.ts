@@ -29,6 +29,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   });
 }
 
+/**
+ * The pool was ended: this process is stopping, the database is not coming back for it. Still
+ * "unavailable" to a request (503), but a loop that retries until the database is back must give
+ * up on it rather than wait forever (and keep a stopped process or test alive).
+ */
+export function isPoolClosed(err: unknown): boolean {
+  return anyCause(err, (e) => typeof e.message === 'string' && e.message.includes('Cannot use a pool after calling end on the pool'));
+}
+
 /** How often one loop repeats its "database unavailable" warning while the outage lasts. */
 const UNAVAILABLE_WARN_EVERY_MS = 30_000;
 
@@ -58,7 +67,8 @@ export function loopFailureLogger(log: Logger, what: string): (err: unknown) => 
 
 /**
  * Runs `fn` again (with backoff up to 5 s) while it fails because the database is unavailable,
- * for at most `maxMs`; other failures, and the last one, are thrown. For writes that must not be
+ * for at most `maxMs` and never after the pool was ended (the process is stopping); other
+ * failures, and the last one, are thrown. For writes that must not be
  * lost to a short outage — a call's final record, written once when the call ends.
  */
 export async function retryWhileUnavailable<T>(fn: () => Promise<T>, opts: { log: Logger; what: string; maxMs?: number }): Promise<T> {
@@ -69,10 +79,10 @@ export async function retryWhileUnavailable<T>(fn: () => Promise<T>, opts: { log
     try {
       return await fn();
     } catch (err) {
-      if (!isDatabaseUnavailable(err) || Date.now() + wait > deadline) throw err;
+      if (!isDatabaseUnavailable(err) || isPoolClosed(err) || Date.now() + wait > deadline) throw err;
       if (!warned) opts.log.warn({ reason: (err as Error)?.message }, `${opts.what}: the database is unavailable; trying again until it is back`);
       warned = true;
-      await new Promise((r) => setTimeout(r, wait));
+      await new Promise((r) => setTimeout(r, wait).unref());
       wait = Math.min(wait * 2, 5_000);
     }
   }

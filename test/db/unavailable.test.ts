@@ -8,7 +8,7 @@ import net from 'node:net';
 import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, loopFailureLogger, retryWhileUnavailable } from '../../src/db/unavailable.js';
+import { isDatabaseUnavailable, isPoolClosed, loopFailureLogger, retryWhileUnavailable } from '../../src/db/unavailable.js';
 
 async function refusedPort(): Promise<number> {
   const server = net.createServer();
@@ -97,5 +97,17 @@ describe('retryWhileUnavailable', () => {
     let m = 0;
     await expect(retryWhileUnavailable(async () => { m++; throw pgError('23505'); }, { log, what: 'writing' })).rejects.toThrow();
     expect(m).toBe(1);
+  });
+
+  it('gives up at once when the pool was ended (the process is stopping), however long it may wait', async () => {
+    const { log } = capture();
+    const pool = new pg.Pool({ connectionString: `postgres://u@127.0.0.1:${await refusedPort()}/db` });
+    await pool.end();
+    let n = 0;
+    const attempt = () => { n++; return pool.query('SELECT 1'); };
+    const err = await retryWhileUnavailable(attempt, { log, what: 'writing', maxMs: Number.POSITIVE_INFINITY }).catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(isPoolClosed(err)).toBe(true);
+    expect(n).toBe(1);
   });
 });
