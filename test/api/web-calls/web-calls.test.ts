@@ -1,9 +1,9 @@
 /** Browser calls over the media WebSocket, as a typed conversation (no speech-to-text configured). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { callEnginePart } from '../../../src/calls/index.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService } from '../../support/service.js';
+import { openBrowserPage } from '../../support/web-call-page.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -11,47 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Page {
-  ws: WebSocket;
-  messages: Record<string, unknown>[];
-  next(type: string, timeoutMs?: number): Promise<Record<string, unknown>>;
-  closed: Promise<{ code: number; reason: string }>;
-}
-
-/** A browser page's side of the socket: collects JSON messages, waits for one of a type. */
-function openPage(path: string): Page {
-  const ws = new WebSocket(`${t.service.url!.replace(/^http/, 'ws')}${path}`);
-  const messages: Record<string, unknown>[] = [];
-  const waiters: { type: string; resolve: (m: Record<string, unknown>) => void }[] = [];
-  let seen = 0;
-  ws.on('message', (data, binary) => {
-    if (binary) return;
-    const m = JSON.parse(String(data)) as Record<string, unknown>;
-    messages.push(m);
-    const i = waiters.findIndex((w) => w.type === m.type);
-    if (i >= 0) {
-      seen = messages.length;
-      waiters.splice(i, 1)[0]!.resolve(m);
-    }
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  return {
-    ws,
-    messages,
-    closed,
-    next(type, timeoutMs = 10_000) {
-      const found = messages.slice(seen).find((m) => m.type === type);
-      if (found) {
-        seen = messages.indexOf(found) + 1;
-        return Promise.resolve(found);
-      }
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${type} message within ${timeoutMs} ms: ${JSON.stringify(messages)}`)), timeoutMs);
-        waiters.push({ type, resolve: (m) => (clearTimeout(timer), resolve(m)) });
-      });
-    },
-  };
-}
+const openPage = (path: string) => openBrowserPage(t, path);
 
 describe('POST /api/user/web-calls and the media socket', () => {
   it('runs a typed conversation as a call of type web, with its record', async () => {
