@@ -5,6 +5,8 @@
  * The whole path runs as in the bench (corpus made with the local voice, the Twilio double at
  * real pace, the vendor doubles, an assistant made through the API at defaults); the test checks
  * that the harness measures (numbers come out, the rows are filled), not the targets.
+ *
+ * @one-database: real-time audio through the bench harness, whatever the database (test/support/database-tests.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCorpus, script } from '../../bench/turn-taking/corpus.js';

@@ -6,6 +6,8 @@
  * connection: each answers 200 within 1 s; every socket is refused (503 + Retry-After) or closed
  * by the start deadline (5 s, the default); nothing answers 500. About 20 s (most of it the
  * service's start); the numbers are printed as `idle sockets: {…}`.
+ *
+ * @one-database: the service under a descriptor flood, whatever its database (test/support/database-tests.ts).
  */
 import fs from 'node:fs';
 import http from 'node:http';

@@ -7,6 +7,8 @@
  * A third case floods the adapter alone for 1.5 s with valid chunks that carry no text (no
  * character cap applies), until the reply's time cap ends it.
  * Each measurement prints its figures (`llm flood: {…}`), the machine's idle noise included.
+ *
+ * @one-database: a streaming flood against the process, whatever its database (test/support/database-tests.ts).
  */
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

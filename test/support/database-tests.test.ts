@@ -12,6 +12,10 @@ describe('which tests the second database runs', () => {
     expect(withoutDatabase).toContain('test/providers/llm/openai.test.ts');
   });
 
+  it('leaves out a test that marks itself @one-database', () => {
+    expect(withoutDatabase).toContain('test/reliability/idle-sockets.test.ts');
+  });
+
   it('keeps tests that use the service (directly or through a support file) or the server URL', () => {
     expect(withoutDatabase).not.toContain('test/api/assistants/crud.test.ts');
     expect(withoutDatabase).not.toContain('test/main.test.ts');

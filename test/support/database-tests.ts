@@ -7,11 +7,16 @@
  * A test uses the database when it, or a file under test/ it imports (transitively), reads
  * what the global setups provide (`pgServerUrl`, `pgTemplate`, `pgPrefix`) or
  * TEST_DATABASE_URL. Sources under src/ never read those, so the walk stays inside test/.
+ *
+ * A test that needs a database but tests something the database does not change (a process
+ * under a descriptor flood, a streaming flood, real-time audio) says `@one-database` in its own
+ * source: it runs on the first project only, once instead of twice.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const DATABASE_MARK = /\b(pgServerUrl|pgTemplate|pgPrefix|TEST_DATABASE_URL)\b/;
+const ONE_DATABASE_MARK = /@one-database\b/;
 const LOCAL_IMPORT = /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 
 function listFiles(dir: string, out: string[] = []): string[] {
@@ -33,7 +38,7 @@ function resolveImport(from: string, spec: string): string | null {
   return null;
 }
 
-/** Test files (relative to `root`, e.g. `test/audio/g711.test.ts`) that never use the database. */
+/** Test files (relative to `root`, e.g. `test/audio/g711.test.ts`) that never use the database, or need one only (`@one-database`). */
 export function testsWithoutDatabase(root: string): string[] {
   const testDir = path.join(root, 'test');
   const memo = new Map<string, boolean>();
@@ -54,7 +59,7 @@ export function testsWithoutDatabase(root: string): string[] {
     return result;
   };
   return listFiles(testDir)
-    .filter((file) => file.endsWith('.test.ts') && !usesDatabase(file, new Set()))
+    .filter((file) => file.endsWith('.test.ts') && (ONE_DATABASE_MARK.test(readFileSync(file, 'utf8')) || !usesDatabase(file, new Set())))
     .map((file) => path.relative(root, file).split(path.sep).join('/'))
     .sort();
 }

@@ -63,6 +63,6 @@ describe('sandbox audio leg, a customer out of words', () => {
     expect(lines.filter((l) => l.startsWith('Customer:'))).toHaveLength(SANDBOX_SCRIPTS.converses.length);
     // The answer to the last words (a second or two), 2 s to the prompt, 3 s more to the hang-up.
     expect(silentMs).toBeGreaterThanOrEqual(5_000);
-    expect(silentMs).toBeLessThan(9_000);
+    expect(silentMs).toBeLessThan(12_000); // room for a loaded machine; the old code never hung up
   });
 });

@@ -69,7 +69,8 @@ describe('widget calls and the owner’s parallel slots', () => {
     const started = Date.now();
     const call = await owner.post('/api/user/make_call', { phone_number: '+4915123456700', assistant_id: assistantId });
     expect(call.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // At once: no waiting for a slot (milliseconds; the bound leaves room for a loaded CI machine).
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('takes the slot when the page connects: refused (4429, token kept) while the owner’s calls fill the limit, accepted once one ends', async () => {
