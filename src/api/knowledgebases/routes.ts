@@ -245,10 +245,9 @@ export async function knowledgeBaseRoutes(app: FastifyInstance): Promise<void> {
     const b = req.body;
     if (current.type !== 'text' && b.content !== undefined) errors.add('content', 'The content field is only for text documents.');
     if (current.type !== 'website') {
-      for (const f of ['url', 'links', 'relative_links_limit'] as const) if (b[f] !== undefined) errors.add(f, `The ${f.replace(/_/g, ' ')} field is only for website documents.`);
+      websiteOnly(b, errors);
     }
-    if (b.url !== undefined && b.links !== undefined) errors.add('links', 'The links field is prohibited when url is present.');
-    await guardTargets([...(b.url ? [{ field: 'url', url: b.url }] : []), ...(b.links ?? []).map((url, i) => ({ field: `links.${i}`, url }))], errors);
+    await guardTargets(websiteTargets(b, errors), errors);
     errors.throwIfAny(INVALID);
     const { row, job } = await updateDocument(pool, current, req.user.id, b);
     await enqueue(req, job);
@@ -264,6 +263,19 @@ export async function knowledgeBaseRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
+type WebsiteFields = { url?: string; links?: string[]; relative_links_limit?: number };
+
+/** The fields only a website document has, refused on other types. */
+function websiteOnly(body: WebsiteFields, errors: ErrorBag): void {
+  for (const f of ['url', 'links', 'relative_links_limit'] as const) if (body[f] !== undefined) errors.add(f, `The ${f.replace(/_/g, ' ')} field is only for website documents.`);
+}
+
+/** A website's addresses, each with the field it came in (url or links.N); url and links exclude each other. */
+function websiteTargets(body: WebsiteFields, errors: ErrorBag): { field: string; url: string }[] {
+  if (body.url !== undefined && body.links !== undefined) errors.add('links', 'The links field is prohibited when url is present.');
+  return [...(body.url ? [{ field: 'url', url: body.url }] : []), ...(body.links ?? []).map((url, i) => ({ field: `links.${i}`, url }))];
+}
+
 async function jsonDocument(
   body: DocumentBody,
   guardTargets: (urls: { field: string; url: string }[], errors: ErrorBag) => Promise<void>,
@@ -273,12 +285,11 @@ async function jsonDocument(
     errors.add('file', `The file field is required when type is ${body.type}: send it as multipart/form-data.`);
   } else if (body.type === 'website') {
     if (body.url === undefined && body.links === undefined) errors.add('url', 'The url field is required when links is not present.');
-    if (body.url !== undefined && body.links !== undefined) errors.add('links', 'The links field is prohibited when url is present.');
     if (body.content !== undefined) errors.add('content', 'The content field is only for text documents.');
-    await guardTargets([...(body.url ? [{ field: 'url', url: body.url }] : []), ...(body.links ?? []).map((url, i) => ({ field: `links.${i}`, url }))], errors);
+    await guardTargets(websiteTargets(body, errors), errors);
   } else {
     if (body.content === undefined) errors.add('content', 'The content field is required when type is text.');
-    for (const f of ['url', 'links', 'relative_links_limit'] as const) if (body[f] !== undefined) errors.add(f, `The ${f.replace(/_/g, ' ')} field is only for website documents.`);
+    websiteOnly(body, errors);
   }
   errors.throwIfAny(INVALID);
   if (body.type === 'website') {
