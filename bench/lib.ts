@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { pino } from 'pino';
 import { freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger, type Logger } from '../src/logger.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const EXTERNAL_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -15,12 +16,23 @@ export interface Row {
   [column: string]: string | number;
 }
 
-export function printTable(title: string, rows: Row[]): void {
+/**
+ * The line a bench prints under its table: the service runs at its default settings (issue 31:
+ * LOG_LEVEL=info, JSON lines to a file as `npm start > file` writes them), and `changed` names
+ * each default the bench sets otherwise, with why where it is not obvious.
+ */
+export function settingsNote(changed: Record<string, string> = {}): string {
+  const list = Object.entries(changed).map(([name, value]) => `${name}=${value}`);
+  return `Service at its default settings (LOG_LEVEL=info, JSON log lines to a file)${list.length ? `, except ${list.join(', ')}` : ''}.`;
+}
+
+export function printTable(title: string, rows: Row[], settings?: string): void {
   if (rows.length === 0) return;
   const cols = Object.keys(rows[0]);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
   console.log(`\n### ${title}\n`);
+  if (settings) console.log(`${settings}\n`);
   console.log(line(cols));
   console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(cols.map((c) => String(r[c] ?? ''))));
@@ -72,7 +84,10 @@ export async function load(url: string, opts: { connections: number; seconds: nu
 
 export interface SpawnedService {
   url: string;
+  /** What the service wrote so far (its log file: stdout and stderr). */
   stdout: string;
+  /** The size of its log file so far. */
+  logBytes(): number;
   process: ChildProcess;
   stop(): Promise<void>;
 }
@@ -86,23 +101,30 @@ export function startNodeFlags(): string[] {
   return pkg.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
 }
 
-/** Starts `node dist/main.js` (built by `npm ci`) as `npm start` does, with the given environment; resolves once it listens. */
+/**
+ * Starts `node dist/main.js` (built by `npm ci`) as `npm start > file` does: the service's
+ * defaults (the log level `info` included) overridden by `env` only, its output to a log file
+ * (not a pipe into this process, which would share the machine's cores with it); resolves once
+ * it listens. BENCH_NODE_FLAGS: extra flags for its node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * (node refuses --cpu-prof in NODE_OPTIONS).
+ */
 export async function spawnService(env: Record<string, string>): Promise<SpawnedService> {
   const port = await freePort();
   const entry = path.join(root, 'dist', 'main.js');
   if (!fs.existsSync(entry)) throw new Error('dist/main.js is missing: run `npm run build` first');
-  const child = spawn(process.execPath, [...startNodeFlags(), entry], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  child.stdout!.on('data', (c) => (stdout += c));
-  child.stderr!.on('data', (c) => (stdout += c));
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const logDir = tempDir('switchboard-bench-log-');
+  const logFile = path.join(logDir, 'service.log');
+  const fd = fs.openSync(logFile, 'a');
+  const serviceEnv: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env };
+  if (!('LOG_LEVEL' in env)) delete serviceEnv.LOG_LEVEL; // the default, whatever this shell has
+  const child = spawn(process.execPath, [...startNodeFlags(), ...extra, entry], { cwd: root, env: serviceEnv, stdio: ['ignore', fd, fd] });
+  fs.closeSync(fd);
+  const read = () => fs.readFileSync(logFile, 'utf8');
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited early:\n${stdout}`);
+    if (child.exitCode !== null) throw new Error(`service exited early:\n${read()}`);
     try {
       const res = await fetch(`${url}/health`);
       if (res.ok) break;
@@ -114,10 +136,33 @@ export async function spawnService(env: Record<string, string>): Promise<Spawned
   return {
     url,
     get stdout() {
-      return stdout;
+      return read();
     },
+    logBytes: () => fs.statSync(logFile).size,
     process: child,
-    stop: () => stopChild(child),
+    async stop() {
+      await stopChild(child);
+      fs.rmSync(logDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The logger of a service a bench runs in its own process: as the service makes it at
+ * `level` (the bench passes its config's LOG_LEVEL: the default unless the shell sets one),
+ * JSON lines to a file through an asynchronous sonic-boom, as createLogger writes them to stdout.
+ */
+export function benchLogger(level: string): { log: Logger; bytes(): number; close(): void } {
+  const dir = tempDir('switchboard-bench-log-');
+  const file = path.join(dir, 'service.log');
+  const destination = pino.destination({ dest: file, sync: false });
+  return {
+    log: createLogger(level, 'json', destination),
+    bytes: () => fs.statSync(file).size,
+    close() {
+      destination.end();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

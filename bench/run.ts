@@ -1,7 +1,8 @@
 /**
  * `npm run bench [name ...]`: runs the benchmarks under bench/ and prints one table each.
- * Without names, all of them. Each module exports `run(): Promise<Row[]>`. Arguments starting
- * with `--` (e.g. `--quick`) are left to the suites, which read them from process.argv.
+ * Without names, all of them. Each module exports `run(): Promise<Row[]>`, and `settings`: the
+ * line saying that the service ran at its defaults and which it changed (settingsNote in lib.ts).
+ * Arguments starting with `--` (e.g. `--quick`) are left to the suites, which read them from process.argv.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,9 +30,9 @@ for (const suite of suites) {
   if (wanted.length > 0 && !wanted.includes(suite.name)) continue;
   const file = path.join(root, 'bench', suite.file);
   if (!fs.existsSync(file)) continue;
-  const mod = (await import(file)) as { run(): Promise<Row[]> };
+  const mod = (await import(file)) as { run(): Promise<Row[]>; settings?: string };
   const started = Date.now();
   const rows = await mod.run();
-  printTable(`${suite.title} (${Math.round((Date.now() - started) / 1000)} s)`, rows);
+  printTable(`${suite.title} (${Math.round((Date.now() - started) / 1000)} s)`, rows, mod.settings);
 }
 process.exit(0);

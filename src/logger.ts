@@ -35,6 +35,13 @@ function loggerOptions(level: string): LoggerOptions {
   };
 }
 
+/**
+ * Marks the fields of a log call built only from values that cannot hold a secret or personal
+ * data (numbers, route patterns, fixed words; a constant message): the list is not applied to
+ * them. The request line (src/http/request-log.ts) is one, written for every request.
+ */
+export const SAFE_FIELDS: unique symbol = Symbol('log fields safe by construction');
+
 /** Fields whose serializer (above) decides what is logged of them. */
 const SERIALIZED = new Set(['err', 'req', 'res']);
 
@@ -58,6 +65,7 @@ function redactLogArguments(args: unknown[]): unknown[] {
   const out: unknown[] = [];
   let i = 0;
   const first = args[0];
+  if (first !== null && typeof first === 'object' && (first as { [SAFE_FIELDS]?: true })[SAFE_FIELDS] === true) return args;
   if (first !== null && typeof first === 'object') {
     out.push(first instanceof Error ? first : redactFields(first));
     i = 1;
@@ -110,7 +118,10 @@ export function wantsPretty(format: LogFormat, stdoutIsTty = Boolean(process.std
 /**
  * The process logger. Pretty output is rendered in this thread (a synchronous stream, no
  * worker transport), so a line is complete on the terminal before the next statement runs
- * and nothing interleaves with the start-up banner.
+ * and nothing interleaves with the start-up banner. JSON lines go to stdout through an
+ * asynchronous sonic-boom: the lines written while a write is under way go out together in
+ * the next one, from libuv's thread pool, instead of one synchronous write(2) per line on the
+ * event loop; pino flushes what is buffered when the process exits.
  */
 export function createLogger(level = 'info', format: LogFormat = 'json', destination?: DestinationStream): Logger {
   if (wantsPretty(format)) {
@@ -123,7 +134,7 @@ export function createLogger(level = 'info', format: LogFormat = 'json', destina
     });
     return redactingBindings(pino(loggerOptions(level), pretty));
   }
-  return redactingBindings(destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level)));
+  return redactingBindings(pino(loggerOptions(level), destination ?? pino.destination({ dest: 1, sync: false })));
 }
 
 export type { Logger };

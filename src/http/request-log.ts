@@ -9,6 +9,7 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type {} from '../api/toolkit/fastify.js';
+import { SAFE_FIELDS } from '../logger.js';
 
 export const PROBE_ROUTES: ReadonlySet<string> = new Set(['/health', '/ready', '/metrics']);
 
@@ -25,7 +26,9 @@ export class RequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
     const route = req.routeOptions.url;
-    const fields: Record<string, unknown> = {
+    // Safe by construction (the method is one Node's parser knows), so the redaction list is not run over it.
+    const fields: Record<string | symbol, unknown> = {
+      [SAFE_FIELDS]: true,
       method: req.method,
       route: route ?? null,
       statusCode: reply.statusCode,
@@ -34,7 +37,7 @@ export class RequestLog extends LogController {
     if (req.user) fields.userId = req.user.id;
     const callId = callIdOf(req, route);
     if (callId !== undefined) fields.callId = callId;
-    if (error) req.log.error({ ...fields, err: error }, 'request failed');
+    if (error) req.log.error({ ...fields, [SAFE_FIELDS]: false, err: error }, 'request failed');
     else if (route !== undefined && PROBE_ROUTES.has(route)) req.log.debug(fields, 'request');
     else req.log.info(fields, 'request');
   }

@@ -219,8 +219,13 @@ function maskPhoneGroups(match: string): string {
   return digits >= 7 ? PHONE_MASK + match.slice(length) : match;
 }
 
-/** Cheap first look: a text without any of these needs no rule (most log strings). */
-const MAY_NEED_REDACTION = /[@+?#]|:\/\/|whsec_|sb_|sk-|bearer|basic|[0-9a-f]{64}/i;
+/**
+ * Cheap first look: a text without any of these needs no rule (most log strings). The 64 hex
+ * digits of a digest are looked for only in a text that long (trying them at every character
+ * was most of the look's cost on the short strings of a log line).
+ */
+const MAY_NEED_REDACTION = /[@+?#]|:\/\/|whsec_|sb_|sk-|bearer|basic/i;
+const MAY_HOLD_DIGEST = /[0-9a-f]{64}/i;
 
 /**
  * The longest text a log line keeps (each string of it): a longer one is a body or a blob, not a
@@ -244,7 +249,7 @@ function truncated(text: string): string {
 /** A text as it may be logged: cut to MAX_LOGGED_CHARS, every rule of the list applied. */
 export function redactText(text: string): string {
   if (text.length > MAX_LOGGED_CHARS) text = truncated(text);
-  if (!MAY_NEED_REDACTION.test(text)) return text;
+  if (!MAY_NEED_REDACTION.test(text) && (text.length < 64 || !MAY_HOLD_DIGEST.test(text))) return text;
   let out = text;
   for (const [re, replacement] of TEXT_RULES) out = typeof replacement === 'string' ? out.replace(re, replacement) : out.replace(re, replacement as (match: string, ...groups: string[]) => string);
   return out;
