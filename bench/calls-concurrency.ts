@@ -28,7 +28,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { assistants, assistantTools, tools } from '../src/db/schema.js';
 import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import { freshExternalDatabase, printTable, root, tempDir, type Row } from './lib.js';
+import { benchLogger, freshExternalDatabase, printTable, root, settingsNote, tempDir, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_LIVE_CALLS ?? 1000);
 const USERS = 50;
@@ -83,10 +83,9 @@ async function measure(external: boolean): Promise<Row[]> {
     ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
     SANDBOX_TIME_SCALE: '1',
     ALLOW_PRIVATE_TARGETS: 'true',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
   });
-  const service = await startService({ config, databaseUrl: url, listen: false, parts: [callEnginePart], poolSize: 20, log: createLogger('warn') });
+  const logs = benchLogger(config.LOG_LEVEL);
+  const service = await startService({ config, databaseUrl: url, listen: false, parts: [callEnginePart], poolSize: 20, log: logs.log });
   try {
     const { db } = service.ctx.database;
     const engine = service.ctx.services.callEngine!;
@@ -177,13 +176,17 @@ async function measure(external: boolean): Promise<Row[]> {
       { measure: '  p99 of the idle service, same machine (ms)', value: ms(idle.percentile(99)), target: '' },
       { measure: 'memory per live call (KiB)', value: ((memoryAtPeak - baseline) / Math.max(1, peakLive) / 1024).toFixed(1), target: '' },
       { measure: 'p99 target met', value: p99 < 20 ? 'yes' : 'no', target: 'yes' },
+      { measure: `log written at ${config.LOG_LEVEL} (KiB)`, value: Math.round(logs.bytes() / 1024), target: '' },
     ];
   } finally {
     await service.close();
+    logs.close();
     toolServer.kill();
     await cleanup();
   }
 }
+
+export const settings = settingsNote({ ALLOW_PRIVATE_TARGETS: 'true (the tool server is on 127.0.0.1)' });
 
 /** For `npm run bench`: measures in a child process, so the numbers are this workload's alone. */
 export async function run(): Promise<Row[]> {
@@ -203,6 +206,6 @@ export async function run(): Promise<Row[]> {
 if (process.argv[1] && fs.realpathSync(process.argv[1]) === self) {
   const rows = await measure(process.argv.includes('--external'));
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
-  else printTable(`${CALLS} concurrent sandbox calls in one process (SANDBOX_TIME_SCALE=1)`, rows);
+  else printTable(`${CALLS} concurrent sandbox calls in one process (SANDBOX_TIME_SCALE=1)`, rows, settings);
   process.exit(0);
 }

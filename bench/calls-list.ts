@@ -33,7 +33,7 @@ import { runMigrations } from '../src/db/migrate.js';
 import { connect } from '../src/db/pool.js';
 import { FILTER_KEYS, statementsFor } from '../src/api/calls/service.js';
 import { startService } from '../src/service.js';
-import { benchDatabase, generateLoad, printTable, root, startNodeFlags, stopChild, type Row } from './lib.js';
+import { benchDatabase, benchLogger, generateLoad, printTable, root, settingsNote, startNodeFlags, stopChild, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const USERS = 100;
@@ -185,6 +185,10 @@ export async function checkGenericPlans(url: string): Promise<string> {
   return `${checked} statements (${1 << FILTER_KEYS.length} filter combinations): no sequential scan of calls, no sort; indexes used: ${[...indexes].sort().join(', ')}`;
 }
 
+/** 100 users' tokens drive 50 connections: far above the default 300 requests a minute per token. */
+const BENCH_ENV = { RATE_LIMIT_PER_MINUTE: '0' };
+export const settings = settingsNote({ RATE_LIMIT_PER_MINUTE: '0 (100 tokens drive all the load; the default is 300 a minute each)' });
+
 /** Runs startService in a child process (this file with --serve, node flags as `npm start`); resolves with its base URL. */
 export async function serve(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
@@ -215,12 +219,16 @@ async function serveChild(): Promise<void> {
     ADMIN_TOKEN,
     PORT: process.env.BENCH_SERVE_PORT,
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
+    ...BENCH_ENV,
   });
   const poolSize = process.env.BENCH_POOL_SIZE ? Number(process.env.BENCH_POOL_SIZE) : undefined;
-  const svc = await startService({ config, listen: true, poolSize });
-  const stop = () => void svc.close().then(() => process.exit(0));
+  const logs = benchLogger(config.LOG_LEVEL);
+  const svc = await startService({ config, listen: true, poolSize, log: logs.log });
+  const stop = () =>
+    void svc.close().then(() => {
+      logs.close();
+      process.exit(0);
+    });
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   process.stdout.write('BENCH-LISTENING\n');
@@ -304,7 +312,7 @@ if (process.argv[1] && fs.realpathSync(process.argv[1]) === self) {
     await serveChild();
   } else {
     const rows = await run();
-    printTable(`Call list on ${CALLS.toLocaleString('en')} calls (${CONNECTIONS} connections, ${SECONDS} s runs, median of ${RUNS} by p99)`, rows);
+    printTable(`Call list on ${CALLS.toLocaleString('en')} calls (${CONNECTIONS} connections, ${SECONDS} s runs, median of ${RUNS} by p99)`, rows, settings);
     process.exit(0);
   }
 }

@@ -20,9 +20,8 @@ import type { CallService, DbOrTx, PlaceCallInput } from '../src/calls/types.js'
 import { loadConfig } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { assistants, calls, campaigns, leads, phoneNumbers } from '../src/db/schema.js';
-import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import { freshExternalDatabase, printTable, type Row } from './lib.js';
+import { benchLogger, freshExternalDatabase, printTable, settingsNote, type Row } from './lib.js';
 import { inTransaction } from '../src/db/pool.js';
 
 const LEADS = Number(process.env.BENCH_DIALER_LEADS ?? 10_000);
@@ -95,6 +94,8 @@ class InstantEngine implements CallService {
   }
 }
 
+export const settings = settingsNote({ SANDBOX_TIME_SCALE: '0 (sandbox calls end at once: the dialer is measured)', LLM_BASE_URL: "'' (the offline stand-in)" });
+
 export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
   if (!process.env.BENCH_ONLY_INSTANT) rows.push(await runOne('sandbox carrier (real call engine)', false));
@@ -108,12 +109,11 @@ async function runOne(engine: string, instant: boolean): Promise<Row> {
     ...process.env,
     DATABASE_URL: ext.url,
     ADMIN_TOKEN,
-    LOG_LEVEL: 'error',
-    RATE_LIMIT_PER_MINUTE: '0',
     SANDBOX_TIME_SCALE: '0',
     LLM_BASE_URL: '',
   });
-  const service = await startService({ config, databaseUrl: ext.url, listen: false, parts: fullProcess, poolSize: 20 });
+  const logs = benchLogger(config.LOG_LEVEL);
+  const service = await startService({ config, databaseUrl: ext.url, listen: false, parts: fullProcess, poolSize: 20, log: logs.log });
   if (instant) service.ctx.services.calls = new InstantEngine(service.ctx);
   try {
     const { db } = service.ctx.database;
@@ -199,12 +199,13 @@ async function runOne(engine: string, instant: boolean): Promise<Row> {
     }
   } finally {
     await service.close();
+    logs.close();
     await ext.drop();
   }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const rows = await run();
-  printTable('Dialer throughput', rows);
+  printTable('Dialer throughput', rows, settings);
   process.exit(0);
 }

@@ -25,9 +25,8 @@ import { addPhoneNumber } from '../src/accounts/phone-numbers.js';
 import { callEnginePart } from '../src/calls/index.js';
 import { loadConfig } from '../src/config.js';
 import { assistants } from '../src/db/schema.js';
-import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
-import { benchDatabase, printTable, root, type Row } from './lib.js';
+import { benchDatabase, benchLogger, printTable, root, settingsNote, type Row } from './lib.js';
 
 const CALLS = Number(process.env.BENCH_TWILIO_CALLS ?? 200);
 const CALL_SECONDS = Number(process.env.BENCH_TWILIO_SECONDS ?? 60);
@@ -68,8 +67,6 @@ async function measure(): Promise<Row[]> {
   const double = await startDouble(accountSid, authToken);
   const config = loadConfig({
     ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
     PORT: '0',
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: PUBLIC,
@@ -77,7 +74,8 @@ async function measure(): Promise<Row[]> {
     TWILIO_AUTH_TOKEN: authToken,
     TWILIO_API_URL: double.url,
   });
-  const service = await startService({ config, databaseUrl: database.url, listen: true, parts: [callEnginePart], poolSize: 20, log: createLogger('warn') });
+  const logs = benchLogger(config.LOG_LEVEL);
+  const service = await startService({ config, databaseUrl: database.url, listen: true, parts: [callEnginePart], poolSize: 20, log: logs.log });
   double.child.stdin!.write(`${service.url}\n`);
   try {
     const { db, pool } = service.ctx.database;
@@ -144,13 +142,17 @@ async function measure(): Promise<Row[]> {
       { measure: 'service process CPU over the window (% of one core)', value: (((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100).toFixed(0), target: `cores: ${os.cpus().length}` },
       { measure: 'final statuses', value: rows.map((r) => `${r.status} ${r.n}`).join(', '), target: `ended_by_customer ${CALLS}` },
       { measure: 'p99 target met (with all calls live)', value: live === CALLS && p99 < 20 ? 'yes' : 'no', target: 'yes' },
+      { measure: `log written at ${config.LOG_LEVEL} (KiB)`, value: Math.round(logs.bytes() / 1024), target: '' },
     ];
   } finally {
     await service.close();
+    logs.close();
     double.child.kill();
     await database.cleanup();
   }
 }
+
+export const settings = settingsNote({ TWILIO_API_URL: 'the Twilio double' });
 
 /** For `npm run bench`: measures in a child process, so the numbers are this workload's alone. */
 export async function run(): Promise<Row[]> {
@@ -168,6 +170,6 @@ export async function run(): Promise<Row[]> {
 if (process.argv[1] && fs.realpathSync(process.argv[1]) === self) {
   const rows = await measure();
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(rows)}\n`);
-  else printTable(`${CALLS} concurrent Twilio calls in one process`, rows);
+  else printTable(`${CALLS} concurrent Twilio calls in one process`, rows, settings);
   process.exit(0);
 }

@@ -20,7 +20,6 @@
  *     The doubles run in this process too, so their work is counted against ours (conservative).
  */
 import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
-import pino from 'pino';
 import { SileroVad, sharedVadRunner } from '../src/audio/vad/silero.js';
 import { MemoryTurnRecorder, TurnTracker } from '../src/calls/turns.js';
 import type { Frame } from '../src/voice/frames.js';
@@ -36,7 +35,7 @@ import { fixtureAudio } from '../test/support/audio-fixtures.js';
 import { concat, silence } from '../src/audio/pcm.js';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { root } from './lib.js';
+import { benchLogger, root, settingsNote } from './lib.js';
 import { callTools, ToolRunner } from '../src/calls/tool-runner.js';
 import type { Row } from './lib.js';
 
@@ -46,7 +45,11 @@ const TURNS = Number(process.env.BENCH_VOICE_TURNS ?? 30);
 const BARGE_INS = Number(process.env.BENCH_VOICE_BARGE_INS ?? 15);
 const SECONDS = Number(process.env.BENCH_VOICE_SECONDS ?? 8);
 const SIZES = (process.env.BENCH_VOICE_N ?? '100,200,300').split(',').map(Number);
-const log = pino({ level: 'silent' });
+/** The calls log as the service's do: at the default level (info), JSON lines to a file. */
+const logs = benchLogger('info');
+const log = logs.log;
+
+export const settings = settingsNote();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
@@ -301,5 +304,7 @@ export async function run(): Promise<Row[]> {
   } finally {
     doubles.stop();
   }
+  rows.push({ measure: 'log written at info (KiB)', p50: '', p99: '', target: '', met: '', notes: String(Math.round(logs.bytes() / 1024)) });
+  logs.close();
   return rows;
 }

@@ -26,7 +26,7 @@ import { createUser } from '../src/accounts/users.js';
 import { executorOf } from '../src/calls/events.js';
 import { loadConfig } from '../src/config.js';
 import { assistants, calls } from '../src/db/schema.js';
-import { createLogger } from '../src/logger.js';
+import { benchLogger, settingsNote } from './lib.js';
 import { startService } from '../src/service.js';
 import { webhookDeliveryPart } from '../src/webhooks/background.js';
 
@@ -97,17 +97,16 @@ export async function runOnce(
   if (serverUrl) await adminQuery(serverUrl, `CREATE DATABASE "${dbName}"`);
   const config = loadConfig({
     ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
     ALLOW_PRIVATE_TARGETS: 'true',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
   });
+  const logs = benchLogger(config.LOG_LEVEL);
   const service = await startService({
     config,
     databaseUrl: serverUrl ? withDatabase(serverUrl, dbName) : undefined,
     listen: false,
     parts: [webhookDeliveryPart],
-    log: createLogger('warn'),
+    log: logs.log,
   });
 
   try {
@@ -218,6 +217,7 @@ export async function runOnce(
     return rows;
   } finally {
     await service.close();
+    logs.close();
     await new Promise<void>((resolve) => {
       receiver.closeAllConnections();
       receiver.close(() => resolve());
@@ -226,6 +226,8 @@ export async function runOnce(
     if (dataDir) await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
+
+export const settings = settingsNote({ ALLOW_PRIVATE_TARGETS: 'true (the receiver is on 127.0.0.1)' });
 
 /** Both modes, one after the other (`npm run bench` collects these rows). */
 export async function run(opts: { count?: number; serverUrl?: string; log?: (line: string) => void } = {}): Promise<BenchRow[]> {
