@@ -8,7 +8,10 @@
  * - a key pressed while the assistant speaks cuts it off (a key press is deliberate, unlike a
  *   cough), even when spoken interruptions are off;
  * - while something else listens for keys (`keysTaken`: a collect-keypad tool waiting for
- *   digits), the keys are its alone and make no turn.
+ *   digits), the keys are its alone and make no turn;
+ * - keys pressed while the caller is in the middle of an utterance wait for its words: keys and
+ *   words are one turn (caller-words.ts), so neither is lost; words the caller said over the
+ *   assistant and that wait for a turn open the keys' turn.
  *
  * Every `dtmf` frame still flows on unchanged, so later stages see each key as it comes.
  * Rules recorded in docs/decisions.md ("Caller key presses on audio calls").
@@ -21,6 +24,7 @@ import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { Floor } from './settings.js';
+import type { CallerWords } from './caller-words.js';
 
 /** Silence after the last key before the keys are the caller's turn. */
 export const KEYPAD_GAP_MS = 2000;
@@ -38,6 +42,8 @@ export interface KeypadOptions {
    * stage answers it. Default true; false in multimodal mode, where the model's answer opens it.
    */
   opensTurn?: boolean;
+  /** What the caller said that no turn has taken yet (shared with turn-taking); none in multimodal mode. */
+  words?: CallerWords;
 }
 
 /** The caller message a run of keys becomes. */
@@ -88,7 +94,13 @@ export class KeypadStage implements Stage {
     this.digits = '';
     const ctx = this.ctx;
     if (!ctx || digits === '') return;
-    const text = keypadText(digits);
+    const words = this.options.words;
+    if (words?.utteranceOpen) {
+      // The caller is still speaking (or their words are still to come): one turn with them.
+      words.holdAfterUtterance(keypadText(digits));
+      return;
+    }
+    const text = words ? words.take(keypadText(digits)) : keypadText(digits);
     const at = this.options.clock.now();
     this.push({ kind: 'end-of-turn', turn: ctx.turns.current, text, endOfSpeechAt: this.lastAt, at });
     if (this.options.opensTurn === false) return;

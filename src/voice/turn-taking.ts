@@ -11,12 +11,15 @@
  * - Words the leg knows for sure (`customer-said`, the sandbox) end the turn at once.
  *
  * While the assistant holds the floor (a reply the caller did not interrupt), the caller's
- * utterance is a backchannel and does not start a new turn.
+ * utterance does not start a new turn, but its words are kept (caller-words.ts): they open the
+ * caller's next turn, or, when the assistant's line is over and they are more than a
+ * backchannel, a turn at once.
  */
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { EndpointType, Floor } from './settings.js';
+import { CallerWords } from './caller-words.js';
 
 export interface TurnTakingOptions {
   endpointType: EndpointType;
@@ -28,6 +31,10 @@ export interface TurnTakingOptions {
   finalize?: () => void;
   /** How long to wait for a final transcript after asking for it. */
   finalWaitMs?: number;
+  /** What the caller said or typed that no turn has taken yet (shared with the keypad stage). */
+  words?: CallerWords;
+  /** Words that are only a backchannel ("mhm", "okay"): held over a line, they wait for the caller's next turn. */
+  isBackchannel?: (text: string) => boolean;
 }
 
 export class TurnTakingStage implements Stage {
@@ -40,8 +47,11 @@ export class TurnTakingStage implements Stage {
   private awaitingFinal = false;
   private push: Push = () => undefined;
   private ctx: StageContext | null = null;
+  private readonly words: CallerWords;
 
-  constructor(private readonly options: TurnTakingOptions) {}
+  constructor(private readonly options: TurnTakingOptions) {
+    this.words = options.words ?? new CallerWords();
+  }
 
   start(ctx: StageContext, push: Push): void {
     this.ctx = ctx;
@@ -50,6 +60,16 @@ export class TurnTakingStage implements Stage {
 
   process(frame: Frame, push: Push, ctx: StageContext): void {
     push(frame);
+    this.observe(frame, ctx);
+    this.syncOpen();
+  }
+
+  /** The caller is in an utterance this stage has not ended: speaking, words so far, or the VAD endpoint still to come. */
+  private syncOpen(): void {
+    this.words.utteranceOpen = this.inSpeech || this.finals.length > 0 || this.interim !== '' || this.timer !== null;
+  }
+
+  private observe(frame: Frame, ctx: StageContext): void {
     const o = this.options;
     switch (frame.kind) {
       case 'speech-started':
@@ -84,6 +104,13 @@ export class TurnTakingStage implements Stage {
         this.interim = '';
         this.endTurn(frame.at);
         return;
+      case 'playback-done':
+        // The assistant's line is over (sent back up by the output stage): what the caller said
+        // over it, when more than a backchannel, is a turn now; a backchannel waits for the next.
+        if (!o.floor.assistantSpeaking && !this.words.utteranceOpen && this.words.holding && !o.isBackchannel?.(this.words.heldText)) {
+          this.endTurn(frame.at);
+        }
+        return;
       case 'hang-up':
         this.clearTimer();
         return;
@@ -116,7 +143,8 @@ export class TurnTakingStage implements Stage {
     this.finals = [];
     this.interim = '';
     this.endOfSpeechAt = null;
-    openReply(this.ctx!, this.push, this.options.floor, text, endOfSpeechAt, at);
+    this.syncOpen();
+    openReply(this.ctx!, this.push, this.options.floor, text, endOfSpeechAt, at, this.words);
   }
 
   private clearTimer(): void {
@@ -131,18 +159,22 @@ export class TurnTakingStage implements Stage {
 
 /**
  * The caller's turn is over with `text`: `end-of-turn`, then the assistant's reply turn opens
- * (`turn-started`). Nothing when no words were heard, or while the assistant holds the floor (a
- * reply the caller did not interrupt: the words were a backchannel).
+ * (`turn-started`). While the assistant holds the floor (a reply the caller did not interrupt)
+ * no turn opens, but the words are kept in `words` (caller-words.ts) for the caller's next turn;
+ * held words and keys open that turn, before its own words. Nothing when nothing was heard.
  */
-export function openReply(ctx: StageContext, push: Push, floor: Floor, text: string, endOfSpeechAt: number, at: number): void {
-  if (text === '') return;
+export function openReply(ctx: StageContext, push: Push, floor: Floor, text: string, endOfSpeechAt: number, at: number, words?: CallerWords): void {
   if (floor.assistantSpeaking) {
+    if (text === '') return;
     // The words are the caller's personal data (the call's transcript has them): the length only.
-    ctx.log.debug({ chars: text.length }, 'caller spoke over the assistant without interrupting; not a new turn');
+    ctx.log.debug({ chars: text.length }, 'caller spoke over the assistant without interrupting; the words wait for their turn');
+    words?.hold(text);
     return;
   }
-  push({ kind: 'end-of-turn', turn: ctx.turns.current, text, endOfSpeechAt, at });
+  const said = words ? words.take(text) : text;
+  if (said === '') return;
+  push({ kind: 'end-of-turn', turn: ctx.turns.current, text: said, endOfSpeechAt, at });
   const turn = ctx.turns.begin();
   floor.assistantTakes(turn);
-  push({ kind: 'turn-started', turn, turnKind: 'reply', callerText: text, at: endOfSpeechAt });
+  push({ kind: 'turn-started', turn, turnKind: 'reply', callerText: said, at: endOfSpeechAt });
 }

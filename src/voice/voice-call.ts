@@ -21,6 +21,7 @@ import type { TtsProvider, TtsStreamOptions } from '../providers/tts/types.js';
 import { synthesize } from '../providers/synthesize.js';
 import type { FillerReason, TurnKind, TurnLog } from './ports.js';
 import type { Frame, TurnId } from './frames.js';
+import { CallerWords } from './caller-words.js';
 import { InterruptionStage } from './interruption.js';
 import { KeypadStage } from './keypad.js';
 import { LlmStage, type LlmStageOptions } from './llm.js';
@@ -36,6 +37,7 @@ import { TtsStage } from './tts.js';
 import { isProviderStage, TurnRecordingStage } from './turn-recording.js';
 import { TurnTakingStage } from './turn-taking.js';
 import { VadStage, type VadModel } from './vad.js';
+import { BackchannelDetector } from './turn/backchannel.js';
 
 export interface VoiceCallOptions {
   media: LegMedia;
@@ -156,6 +158,8 @@ export class VoiceCall {
     if (stt) stages.push(stt);
     const tts = new TtsStage(options.tts.provider, options.tts.options);
     this.tts = tts;
+    const words = new CallerWords();
+    const backchannels = new BackchannelDetector(options.stt?.options.language ?? 'en');
     stages.push(
       new InterruptionStage({ allowInterruptions: turnTaking.allowInterruptions, minInterruptWords: turnTaking.minInterruptWords, floor }),
       new TurnTakingStage({
@@ -165,8 +169,10 @@ export class VoiceCall {
         floor,
         clock,
         finalize: () => stt?.finalize(),
+        words,
+        isBackchannel: (text) => backchannels.isBackchannel(text),
       }),
-      new KeypadStage({ floor, clock, keysTaken: options.keysTaken }),
+      new KeypadStage({ floor, clock, keysTaken: options.keysTaken, words }),
       this.scripted,
       new LlmStage(options.llm),
       new SentenceAggregator(),

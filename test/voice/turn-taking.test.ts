@@ -170,7 +170,7 @@ describe('barge-in', () => {
     expect(floor.assistantSpeaking).toBe(false);
   });
 
-  it('min_interrupt_words 2: "mhm" does not interrupt and starts no turn; "wait, stop" does', () => {
+  it('min_interrupt_words 2: "mhm" does not interrupt and starts no turn (it joins the next); "wait, stop" does', () => {
     const { p, out, turn, transcript } = speakingAssistant({ minWords: 2 });
     p.push({ kind: 'speech-started', turn, at: 10, probability: 0.8 });
     transcript('mhm', false);
@@ -184,9 +184,9 @@ describe('barge-in', () => {
     transcript('wait, stop', true, true);
     expect(summary(out).filter((s) => s.startsWith('cancel') || s.startsWith('end-of-turn') || s.startsWith('turn-started'))).toEqual([
       `cancel#${turn}:barge-in`,
-      // The caller's words are the next turn.
-      `end-of-turn#${turn}:wait, stop@0`,
-      `turn-started#${turn + 1}:wait, stop@0`,
+      // The caller's words are the next turn; the "mhm" said over the reply is kept and opens it.
+      `end-of-turn#${turn}:mhm wait, stop@0`,
+      `turn-started#${turn + 1}:mhm wait, stop@0`,
     ]);
   });
 

@@ -40,6 +40,7 @@ const SLOTS =
 const WHAT_INSTEAD = 'Of course, what would you like instead?';
 const OPTION = 'Option forty two it is, goodbye!';
 const SALES = 'You chose sales, one moment please.';
+const WORDS_AND_KEYS = 'Booking with option five, goodbye!';
 
 let voice: VoiceDoubles;
 let double: TwilioDouble;
@@ -56,6 +57,7 @@ beforeAll(async () => {
   voice.llm.on(INTERRUPTION.text, { text: WHAT_INSTEAD });
   voice.llm.on('[keypad: 1]', { text: SALES });
   voice.llm.on('[keypad: 42#]', { text: OPTION, toolCalls: [{ id: 'end-2', name: 'end-call', args: {} }] });
+  voice.llm.on(`${QUESTION.text} [keypad: 5#]`, { text: WORDS_AND_KEYS, toolCalls: [{ id: 'end-3', name: 'end-call', args: {} }] });
   double = await startRoutedTwilioDouble(() => local);
   t = await startTestService({
     listen: true,
@@ -264,6 +266,30 @@ describe('Twilio calls through the voice core', () => {
     expect(sentences.map((s) => s.text), describeCall(call)).toEqual([GREETING, OPTION]);
     const turns = (await user.get(`/api/user/calls/${callId}/turns`)).body.data;
     expect(turns.map((turn: { caller_text: string | null }) => turn.caller_text)).toContain('[keypad: 42#]');
+  }, 90_000);
+
+  it('DTMF during a sentence: the words and the keys are one caller turn, both in the transcript and the model\'s message', async () => {
+    const question = voice.fixture(QUESTION.name, 8000);
+    const half = Math.floor(question.length / 2);
+    double.script('+14155550716', {
+      ringMs: 300,
+      steps: [
+        { waitForAssistant: { timeoutMs: 15_000 } },
+        { say: question.subarray(0, half), label: 'first half' },
+        // '#' ends the keys at once: before, it opened a turn of its own and the sentence was lost.
+        { dtmf: '5#' },
+        { say: question.subarray(half), label: 'second half' },
+        { waitForAssistant: { timeoutMs: 15_000 } },
+      ],
+    });
+    const res = await user.post('/api/user/make_call', { phone_number: '+14155550716', assistant_id: assistantId });
+    const callId = Number(res.body.call_id);
+    const call = await double.callTo('+14155550716');
+    await call.done;
+    const row = await finished(callId);
+    expect(row.status, describeCall(call)).toBe('completed');
+    expect(row.transcript.split('\n')).toEqual([`AI: ${GREETING}`, `Customer: ${QUESTION.text} [keypad: 5#]`, `AI: ${WORDS_AND_KEYS}`]);
+    expect(heardSentences(call.person!).map((s) => s.text), describeCall(call)).toEqual([GREETING, WORDS_AND_KEYS]);
   }, 90_000);
 
   it('DTMF: a key pressed during the greeting cuts it off (Twilio gets clear) and is answered', async () => {
