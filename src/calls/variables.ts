@@ -1,4 +1,9 @@
 /** `{{variable}}` placeholders in prompts and the initial message (CONTRACT §6). */
+import { withoutPlaceholders } from '../voice/spoken-text.js';
+
+/** Spoken text drops what is left unfilled; the voice pipeline applies it to every line it speaks. */
+export { withoutPlaceholders };
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 
 /**
@@ -13,23 +18,6 @@ export function fillTemplate(text: string, variables: Record<string, unknown>): 
     if (value === null || value === undefined) return whole;
     return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
   });
-}
-
-/**
- * Removes every `{{placeholder}}` left in text that is about to be spoken, with the space
- * before it (or after it, at the start), so a caller never hears "curly curly name": "Hi
- * {{name}}, this is Ada" → "Hi, this is Ada". Empty strings stay empty.
- */
-export function withoutPlaceholders(text: string): string {
-  if (!text.includes('{{')) return text;
-  return (
-    text
-      // Before punctuation or the end, a comma introducing it goes too: "Hello, {{name}}!" → "Hello!".
-      .replace(/,?[ \t]*\{\{\s*[A-Za-z_][\w.-]*\s*\}\}(?=[ \t]*(?:[,.!?;:]|$))/gm, '')
-      .replace(/[ \t]*\{\{\s*[A-Za-z_][\w.-]*\s*\}\}/g, '')
-      .replace(/[ \t]{2,}/g, ' ')
-      .trim()
-  );
 }
 
 /** The initial message and other spoken text: filled as far as the variables go, the rest removed. */

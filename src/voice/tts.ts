@@ -7,6 +7,7 @@
 import type { TtsProvider, TtsStream, TtsStreamOptions } from '../providers/tts/types.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
+import { withoutPlaceholders } from './spoken-text.js';
 
 export class TtsStage implements Stage {
   readonly name = 'tts';
@@ -38,8 +39,10 @@ export class TtsStage implements Stage {
   process(frame: Frame, push: Push, ctx: StageContext): void {
     switch (frame.kind) {
       case 'speak': {
-        push(frame);
-        const text = frame.text.trim();
+        // Every spoken line, the model's and scripted ones alike: an unfilled {{placeholder}} is never read out.
+        const text = withoutPlaceholders(frame.text).trim();
+        if (text === '' && frame.text.trim() !== '') return;
+        push(text === frame.text.trim() ? frame : { ...frame, text });
         if (text !== '') this.stream(frame.turn, ctx).push(text);
         return;
       }

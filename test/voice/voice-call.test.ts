@@ -209,6 +209,20 @@ describe('VoiceCall (assistant side, real audio)', () => {
     await vc.close('test over');
   });
 
+  it('an unfilled {{placeholder}} is never read out on the audio path: not in the model\'s reply, not in a scripted line', async () => {
+    chat.on('who am I', { text: 'Hello {{first_name}}, you are a customer. {{closing_line}}' });
+    const { vc, next, lines, recorder } = call();
+    const inputsBefore = speech.received.length;
+    vc.customerSaid('who am I');
+    const done = await next('playback-done');
+    expect(done).toMatchObject({ text: 'Hello, you are a customer.' });
+    await vc.say('Hi {{name}}, this is Anna.', 'reengagement');
+    expect(speech.received.slice(inputsBefore).map((r) => r.body.input)).toEqual(['Hello, you are a customer.', 'Hi, this is Anna.']);
+    expect(lines.filter((l) => l.speaker === 'AI').map((l) => l.text)).toEqual(['Hello, you are a customer.', 'Hi, this is Anna.']);
+    expect(recorder.turns.map((t) => t.assistantText)).toEqual(['Hello, you are a customer.', 'Hi, this is Anna.']);
+    await vc.close('test over');
+  });
+
   it('a scripted line plays as its own turn and resolves when played', async () => {
     const { vc, media, recorder } = call();
     await vc.say('Hello, this is Anna.', 'greeting');
