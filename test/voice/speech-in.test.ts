@@ -155,7 +155,7 @@ describe('caller speech through VAD and speech-to-text', () => {
     const long =
       'Let me tell you about all our opening hours. We open at nine in the morning on weekdays. We close at six in the evening. On Saturdays we open at ten and close at two.';
     voice.llm.on('tell me the hours', { text: long });
-    voice.llm.on('wait, stop', { text: 'Of course.' });
+    voice.llm.on('mhm wait, stop', { text: 'Of course.' });
     const { vc, media, lines, waitFor, messages } = call({ minInterruptWords: 2, endpointType: 'ai' });
     vc.customerSaid('tell me the hours');
     await waitFor((f) => f.kind === 'playback-mark');
@@ -170,9 +170,10 @@ describe('caller speech through VAD and speech-to-text', () => {
     expect(heardText.length).toBeGreaterThanOrEqual('Let me tell you about all our opening hours.'.length);
     expect(heardText.length).toBeLessThan(long.length);
     expect(messages.find((m) => m.role === 'assistant')).toEqual({ role: 'assistant', content: heardText });
-    // "mhm" was no turn of its own; "wait, stop" is the caller's next turn.
+    // "mhm" was no turn of its own; "wait, stop" is the caller's next turn, and the "mhm" said
+    // before it is kept with it (no caller word lost, caller-words.ts).
     await waitFor((f) => f.kind === 'end-of-turn');
-    expect(lines.filter((l) => l.speaker === 'Customer').map((l) => l.text)).toEqual(['tell me the hours', 'wait, stop']);
+    expect(lines.filter((l) => l.speaker === 'Customer').map((l) => l.text)).toEqual(['tell me the hours', 'mhm wait, stop']);
     await vc.close('test over');
   });
 
