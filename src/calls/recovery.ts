@@ -113,7 +113,6 @@ export async function forgetInstance(pool: pg.Pool, instanceId: string): Promise
   await pool.query(`DELETE FROM instances WHERE heartbeat_at < now() - interval '1 day'`);
 }
 
-/** Ends the orphaned live calls; returns how many were ended by this call. */
 /**
  * Deletes the one-time tokens of browser calls that are over: spent ones once their call ended,
  * and those never used within their lifetime once the call they were for was ended without its
@@ -128,6 +127,7 @@ export async function pruneWebCallTokens(pool: pg.Pool): Promise<number> {
   return res.rowCount ?? 0;
 }
 
+/** Ends the orphaned live calls; returns how many were ended by this call. */
 export async function recoverOrphans(opts: {
   pool: pg.Pool;
   log: Logger;

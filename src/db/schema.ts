@@ -498,7 +498,7 @@ export const webCallTokens = pgTable('web_call_tokens', {
   expiresAt: ts('expires_at').notNull(),
   /**
    * When the page's socket spent the token (null: not yet). Until then the call takes none of the
-   * owner's parallel slots (src/calls/limits.ts `TAKES_SLOT`); the row stays while the call lives,
+   * owner's parallel slots (src/calls/limits.ts `takesSlot()`); the row stays while the call lives,
    * naming the widget key and visitor it came from, and is pruned after (src/calls/recovery.ts).
    */
   spentAt: ts('spent_at'),

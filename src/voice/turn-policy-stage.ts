@@ -5,7 +5,7 @@
  * turn's audio. A drop-in for TurnTakingStage (same place in the pipeline, same frames out:
  * `end-of-turn`, then `turn-started`); not chosen by the factory yet — flipping that changes the
  * waits at default settings (290 ms after a finished sentence instead of 840 ms, up to 1920 ms
- * after an open one) and the timing tests with them (/work/coord/notes/turn-signals.md).
+ * after an open one) and the timing tests with them (docs/architecture.md, "Switching the policy on").
  *
  * `likely-over` / `resumed` are logged only, until a speculative-reply stage takes them.
  */

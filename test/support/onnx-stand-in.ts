@@ -5,7 +5,7 @@
  * probability whatever the audio; with w ≠ 0 its answer follows the features, so a test can tell
  * that the features it computed are the ones the model saw.
  *
- * Graph (opset 13, IR 8; /work/shared/TURN-TAKING.md A6): ReduceMean(axes 1,2, keepdims) →
+ * Graph (opset 13, IR 8): ReduceMean(axes 1,2, keepdims) →
  * Reshape [-1, 1] → Mul w → Add b → Sigmoid.
  *
  * The protobuf is written by hand: the handful of onnx.proto fields below (field numbers from

@@ -3,8 +3,9 @@
  * owner-scoped and never sees deleted assistants. Create and update check every rule that
  * needs the database inside the same transaction that writes, so a request that fails
  * validation changes nothing and an update (tool assignments included) is all or nothing.
- * Slightly over 400 lines because create and update share those transactional rule checks;
- * serialization and request schemas already live in serializer.ts and schemas.ts.
+ * Over 400 lines because create, update and the webhook switches share those transactional
+ * rule checks and each records a version in its transaction (versions.ts holds the versions
+ * themselves); serialization and request schemas already live in serializer.ts and schemas.ts.
  */
 import { and, asc, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/pool.js';

@@ -2,7 +2,7 @@
  * The two frame kinds the end-of-turn signals add to the voice pipeline, and the one mapping
  * from pipeline frames to the policy's signals (policy.ts). Defined here, beside the policy, so
  * this folder stays a leaf while the pipeline's frame union moves; the pipeline adds these two
- * shapes to its `Frame` union when it wires the policy in (docs: /work/coord/notes/turn-signals.md).
+ * shapes to its `Frame` union when it wires the policy in (docs/architecture.md, "Switching the policy on").
  *
  * - `stt-turn`: a turn event of a turn-detecting STT (Deepgram Flux `TurnInfo`), made by the STT
  *   stage from the provider's `{type: 'turn'}` event. Caller-side: never dropped for a cancelled turn.

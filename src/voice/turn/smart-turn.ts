@@ -5,7 +5,7 @@
  * `TURN_MODEL_PATH` to the ONNX file (docs/voice-settings.md says where it comes from; nothing
  * is downloaded at run time).
  *
- * Model I/O (/work/shared/TURN-TAKING.md A1–A3): input `input_features`, float32
+ * Model I/O (the Smart Turn v3 export and Pipecat's analyzer): input `input_features`, float32
  * [batch, 80, 800] — Whisper log-mel features of the last 8 s of 16 kHz mono audio
  * (whisper-features.ts); output `logits`, float32 [batch, 1], which already holds the sigmoid
  * probability that the turn is complete; complete iff > 0.5.

@@ -1,5 +1,5 @@
 /**
- * The caller's audio of the current turn, as Smart Turn wants it (/work/shared/TURN-TAKING.md A2):
+ * The caller's audio of the current turn, as Smart Turn wants it (Pipecat's Smart Turn v3 analyzer: the last 8 s, zero-padded at the front):
  * 16 kHz mono floats, from 500 ms before the turn's first speech to now, at most the last 8 s,
  * earlier turns left out. Fed with the call's audio at the leg's rate (8 kHz phone audio is
  * upsampled here); `speechStarted()` at the VAD's starts, `endTurn()` when the turn is over.

@@ -1,7 +1,7 @@
 /**
  * Whisper log-mel features for Smart Turn v3: what transformers' `WhisperFeatureExtractor
  * (chunk_length=8, do_normalize=True)` computes, step by step as Pipecat's numpy copy does it
- * (/work/shared/TURN-TAKING.md A3). Input: 16 kHz mono float audio; output: 80 mel bins × 800
+ * (Whisper's feature extractor, as Pipecat's numpy copy computes it). Input: 16 kHz mono float audio; output: 80 mel bins × 800
  * frames, row-major by bin ([mel][frame]), the model's `input_features` for batch 1.
  *
  * 1. keep the last 8 s (128 000 samples), zero-padded at the FRONT (the newest audio at the end);

@@ -1,5 +1,5 @@
 /**
- * A local Deepgram Flux server (`/v2/listen`, /work/shared/TURN-TAKING.md D1–D6): key as
+ * A local Deepgram Flux server (`/v2/listen`, as Deepgram's Flux API reference and SDK types describe it): key as
  * `Authorization: Token <key>`, settings in the query string (`model` must be a Flux model;
  * `eot_threshold` 0.5–1, `eager_eot_threshold` 0.3–0.9 and ≤ eot, `eot_timeout_ms` 500–60000,
  * checked at the handshake like Deepgram's 400 with `dg-error`), raw audio in binary frames, the

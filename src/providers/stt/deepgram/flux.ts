@@ -4,7 +4,7 @@
  * configured Deepgram model is a Flux model (`DEEPGRAM_MODEL=flux-general-en`, or any name that
  * starts with `flux`); see speech.ts.
  *
- * Wire (docs/architecture.md and /work/shared/TURN-TAKING.md D1–D4):
+ * Wire (docs/architecture.md; Deepgram's Flux API reference for `/v2/listen`):
  * - query: `model`, `encoding=linear16`, `sample_rate`, and when set `eot_threshold`,
  *   `eager_eot_threshold`, `eot_timeout_ms`, `keyterm` (repeated), `language_hint` (multi
  *   model only; Flux has no `language`);
