@@ -43,6 +43,10 @@ export interface DocumentJob {
  */
 export async function replaceChunks(pool: pg.Pool, caps: Capabilities, doc: DocumentJob, chunks: ChunkRow[], text: string, pages: string[] | null): Promise<boolean> {
   return inTransaction(pool, async (client) => {
+    // The base first, then the document: the order a base's DELETE takes them in (its cascade),
+    // so deleting a base while one of its documents finishes waits instead of deadlocking.
+    const base = await client.query('SELECT 1 FROM knowledge_bases WHERE id = $1 FOR NO KEY UPDATE', [doc.knowledgeBaseId]);
+    if (base.rows.length === 0) return false;
     const { rows } = await client.query('SELECT 1 FROM knowledge_documents WHERE id = $1 AND generation = $2 FOR UPDATE', [doc.id, doc.generation]);
     if (rows.length === 0) return false;
     await client.query('DELETE FROM knowledge_chunks WHERE document_id = $1', [doc.id]);

@@ -69,7 +69,8 @@ it('a document whose process was killed mid-way is never half searchable and is 
 
   hold = false;
   main = await startMain(env());
-  expect((await call('GET', `/api/user/knowledgebases/${kb}/documents/${doc}`, token)).body.data.status).toBe('processing');
+  // Processing again, or already done if the new start's run was quick: never failed, never half.
+  expect(['processing', 'ready']).toContain((await call('GET', `/api/user/knowledgebases/${kb}/documents/${doc}`, token)).body.data.status);
   // Until the new run commits, nothing of the document is searchable; then all of it is.
   let status = 'processing';
   for (let i = 0; i < 200 && status === 'processing'; i++) {

@@ -3,7 +3,11 @@
  * knowledge bases when an embeddings server is configured. Vectors come back normalised to unit
  * length so a dot product is their cosine similarity.
  */
+import { readBodyJson } from '../bounded.js';
 import { failureDetail, openAiEndpoint } from '../openai-url.js';
+
+/** The largest embeddings answer read (a 64-text batch of 3,072-dimension vectors is about 4 MiB). */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface EmbeddingsOptions {
   baseUrl: string;
@@ -47,7 +51,10 @@ export class OpenAiEmbeddings {
       throw new EmbeddingsError(`The embeddings server could not be reached: ${(err as Error).message}`);
     }
     if (!res.ok) throw new EmbeddingsError(`The embeddings server answered HTTP ${res.status}: ${await failureDetail(res)}`);
-    const body = (await res.json().catch(() => null)) as { data?: { index?: number; embedding?: unknown }[] } | null;
+    // A batch of 64 vectors of a few thousand numbers is a few MiB; an answer past the cap is no embedding.
+    const body = (await readBodyJson(res, MAX_ANSWER_BYTES, 'embeddings answer').catch((err: Error) => {
+      throw new EmbeddingsError(`The embeddings server's answer was refused: ${err.message}`);
+    })) as { data?: { index?: number; embedding?: unknown }[] } | null;
     const data = body?.data;
     if (!Array.isArray(data) || data.length !== input.length) throw new EmbeddingsError('The embeddings server sent an unexpected answer.');
     const vectors: Float32Array[] = new Array(input.length);
