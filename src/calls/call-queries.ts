@@ -106,7 +106,7 @@ export const CLAIM_AND_LOAD = `
     RETURNING id, user_id, status, carrier, assistant_id, type, client_phone_number, assistant_phone_number, variables)
   SELECT c.id, c.user_id, c.status, c.carrier, c.type, c.client_phone_number, c.assistant_phone_number, c.variables AS call_variables,
          a.id AS assistant_id, a.variables AS assistant_variables, a.system_prompt, a.initial_message, a.wait_for_customer,
-         a.end_call_on_voicemail, a.voice_mail_message, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
+         a.end_call_on_voicemail, a.voice_mail_message, a.silence_goodbye_message, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
          a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
          a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity, a.endpoint_type,
          a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation, a.ambient_sound, a.ambient_sound_volume, a.mode,
@@ -134,6 +134,8 @@ export interface LoadedCall {
   wait_for_customer: boolean;
   end_call_on_voicemail: boolean;
   voice_mail_message: string | null;
+  /** null: the default line in the assistant's language; '': none. */
+  silence_goodbye_message: string | null;
   max_duration: number;
   max_silence_duration: number;
   reengagement_interval: number;

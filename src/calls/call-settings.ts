@@ -27,6 +27,8 @@ export function sessionSettingsOf(call: LoadedCall): SessionSettings {
     waitForCustomer: call.wait_for_customer,
     endCallOnVoicemail: call.end_call_on_voicemail,
     voicemailMessage: fillSpokenTemplate(call.voice_mail_message ?? '', variables),
+    language: call.language_iso2 ?? 'en',
+    silenceGoodbyeMessage: call.silence_goodbye_message == null ? null : fillSpokenTemplate(call.silence_goodbye_message, variables),
     maxDurationSec: call.max_duration,
     maxSilenceSec: call.max_silence_duration,
     reengagementSec: call.reengagement_interval,

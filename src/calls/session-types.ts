@@ -38,6 +38,13 @@ export interface SessionSettings {
    * box is hung up on at once with `endCallOnVoicemail`, else talked to like a person.
    */
   voicemailMessage?: string;
+  /** ISO 639-1 language of the assistant: the re-engagement and closing lines speak it (closing-lines.ts). Default `en`. */
+  language?: string;
+  /**
+   * `silence_goodbye_message` (filled with the call's variables): said before the call is hung up
+   * for the caller's silence; null or absent: the default line in `language`; '': none.
+   */
+  silenceGoodbyeMessage?: string | null;
   maxDurationSec: number;
   maxSilenceSec: number;
   reengagementSec: number;

@@ -34,10 +34,10 @@ import { TextTurns } from './text-turns.js';
 import { functionSpecs, switchAssistant } from './assistant-switch.js';
 import { VoicemailDrop } from './voicemail.js';
 import { callHooks } from './call-hooks.js';
+import { reengagementLine, silenceGoodbyeLine } from './closing-lines.js';
 import {
   DIAL_TIMEOUT_MS,
   END_CALL_TOOL,
-  REENGAGEMENT_LINE,
   textStages,
   type SessionDeps,
   type SessionHooks,
@@ -68,6 +68,8 @@ export class CallSession {
   /** The turn loop of a text leg (audio legs converse through `voice`). */
   private readonly text: TextTurns;
   private customerUtterances = 0;
+  /** The caller's speech onsets on an audio leg (the VAD's), counted to see whether they spoke up during the closing line. */
+  private callerSpeechOnsets = 0;
   private ended = false;
   private dialTimer: TimerHandle | null = null;
   /** A voicemail box answered and the message waits for its greeting to end (`voice_mail_message`). */
@@ -110,7 +112,7 @@ export class CallSession {
       {
         onMaxDuration: () => this.end('ended', 'maximum call duration reached'),
         onReengage: () => this.reengage(),
-        onSilenceTimeout: () => this.end('ended_by_assistant', 'customer silent after re-engagement'),
+        onSilenceTimeout: () => this.silenceTimeout(),
       },
     );
     deps.builtins?.attach(
@@ -412,7 +414,10 @@ export class CallSession {
     });
     voice.onFrame((frame) => {
       if (this.ended) return;
-      if (frame.kind === 'speech-started') this.voicemail?.heardSomething();
+      if (frame.kind === 'speech-started') {
+        this.callerSpeechOnsets++;
+        this.voicemail?.heardSomething();
+      }
       this.fillers.follow(frame, END_CALL_TOOL);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
@@ -453,13 +458,37 @@ export class CallSession {
 
   private reengage(): void {
     if (this.ended || this.text.busy) return;
-    this.messages.push({ role: 'assistant', content: REENGAGEMENT_LINE });
+    const line = reengagementLine(this.settings.language);
+    this.messages.push({ role: 'assistant', content: line });
     if (this.voice) {
-      void this.voice.say(REENGAGEMENT_LINE, 'reengagement');
+      void this.voice.say(line, 'reengagement');
       return;
     }
     const position = this.turns.begin('reengagement', null);
-    void this.text.say(REENGAGEMENT_LINE, true).then(() => this.turns.finish({ position }));
+    void this.text.say(line, true).then(() => this.turns.finish({ position }));
+  }
+
+  /**
+   * The caller stayed silent after re-engagement. On an audio leg the assistant says its closing
+   * line first (silence_goodbye_message, else the default in its language; '' none) and hangs up
+   * once it was heard — unless the caller speaks up meanwhile: then the call goes on and the
+   * silence clock starts over.
+   */
+  private silenceTimeout(): void {
+    if (this.ended) return;
+    const reason = 'customer silent after re-engagement';
+    const goodbye = this.voice ? silenceGoodbyeLine(this.settings.silenceGoodbyeMessage, this.settings.language) : '';
+    if (!this.voice || goodbye === '') {
+      this.end('ended_by_assistant', reason);
+      return;
+    }
+    const spokeBefore = this.callerSpeechOnsets;
+    // No re-engagement over the closing line.
+    this.timers.activity();
+    this.messages.push({ role: 'assistant', content: goodbye });
+    void this.voice.say(goodbye, 'reengagement').then(() => {
+      if (this.callerSpeechOnsets === spokeBefore) this.end('ended_by_assistant', reason);
+    });
   }
 
   /** A filler phrase: heard (transcript, turn) but not part of the LLM's history. */

@@ -255,6 +255,8 @@ export const assistants = pgTable('assistants', {
   endCallOnVoicemail: boolean('end_call_on_voicemail').notNull().default(false),
   /** Extension (issue 19): the message left on a voicemail box; null: none (docs/decisions.md). */
   voiceMailMessage: text('voice_mail_message'),
+  /** Issue 26: said before a silence hang-up; null: the default line in the assistant's language, '': none. */
+  silenceGoodbyeMessage: text('silence_goodbye_message'),
   llmTemperature: numeric('llm_temperature', { precision: 4, scale: 2 }).notNull().default('0.10'),
   voiceStability: numeric('voice_stability', { precision: 4, scale: 2 }).notNull().default('0.70'),
   voiceSimilarity: numeric('voice_similarity', { precision: 4, scale: 2 }).notNull().default('0.50'),

@@ -15,13 +15,15 @@ describe('call settings', () => {
     expect(temperatureOf(stored)).toBe(expected);
   });
 
-  it("fills the prompt, opening line and voicemail message with the call's variables over the assistant's", () => {
+  it("fills the prompt, opening line, voicemail message and closing line with the call's variables over the assistant's", () => {
     const call = {
       assistant_variables: { name: 'Assistant default', city: 'Berlin' },
       call_variables: { name: 'Ada' },
       system_prompt: 'Call {{name}} in {{city}}.',
       initial_message: 'Hello {{name}}!',
       voice_mail_message: 'Please call back, {{name}}.',
+      silence_goodbye_message: 'Goodbye, {{name}}. {{unknown}}',
+      language_iso2: 'de',
       wait_for_customer: false,
       end_call_on_voicemail: true,
       max_duration: 300,
@@ -39,6 +41,8 @@ describe('call settings', () => {
       systemPrompt: 'Call Ada in Berlin.',
       initialMessage: 'Hello Ada!',
       voicemailMessage: 'Please call back, Ada.',
+      silenceGoodbyeMessage: 'Goodbye, Ada.',
+      language: 'de',
       model: DEFAULT_MODEL,
       temperature: 0.3,
       variables: { name: 'Ada', city: 'Berlin' },

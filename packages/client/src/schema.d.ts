@@ -965,6 +965,7 @@ export interface paths {
                         record_call?: boolean;
                         reengagement_interval?: number;
                         send_webhook_only_on_completed?: boolean;
+                        silence_goodbye_message?: string | null;
                         speech_speed?: number;
                         /** @enum {string} */
                         status?: "active" | "inactive";
@@ -1049,6 +1050,8 @@ export interface paths {
                                 record: boolean;
                                 reengagement_interval: number;
                                 send_webhook_only_on_completed: boolean;
+                                /** @description the closing line said before the call is hung up for the caller's silence (null: the default line in the assistant's language; empty: none) */
+                                silence_goodbye_message: string | null;
                                 speech_speed: string;
                                 /** @description active or inactive */
                                 status: string;
@@ -1187,6 +1190,8 @@ export interface paths {
                                 record: boolean;
                                 reengagement_interval: number;
                                 send_webhook_only_on_completed: boolean;
+                                /** @description the closing line said before the call is hung up for the caller's silence (null: the default line in the assistant's language; empty: none) */
+                                silence_goodbye_message: string | null;
                                 speech_speed: string;
                                 /** @description active or inactive */
                                 status: string;
@@ -1312,6 +1317,7 @@ export interface paths {
                         record_call?: boolean;
                         reengagement_interval?: number;
                         send_webhook_only_on_completed?: boolean;
+                        silence_goodbye_message?: string | null;
                         speech_speed?: number;
                         /** @enum {string} */
                         status?: "active" | "inactive";
@@ -1510,6 +1516,8 @@ export interface paths {
                             record: boolean;
                             reengagement_interval: number;
                             send_webhook_only_on_completed: boolean;
+                            /** @description the closing line said before the call is hung up for the caller's silence (null: the default line in the assistant's language; empty: none) */
+                            silence_goodbye_message: string | null;
                             speech_speed: string;
                             /** @description active or inactive */
                             status: string;
@@ -2250,6 +2258,8 @@ export interface paths {
                                 record: boolean;
                                 reengagement_interval: number;
                                 send_webhook_only_on_completed: boolean;
+                                /** @description the closing line said before the call is hung up for the caller's silence (null: the default line in the assistant's language; empty: none) */
+                                silence_goodbye_message: string | null;
                                 speech_speed: string;
                                 /** @description active or inactive */
                                 status: string;
@@ -2480,6 +2490,8 @@ export interface paths {
                             record: boolean;
                             reengagement_interval: number;
                             send_webhook_only_on_completed: boolean;
+                            /** @description the closing line said before the call is hung up for the caller's silence (null: the default line in the assistant's language; empty: none) */
+                            silence_goodbye_message: string | null;
                             speech_speed: string;
                             /** @description active or inactive */
                             status: string;

@@ -83,6 +83,7 @@ const SAME_NAME = [
   'max_silence_duration',
   'end_call_on_voicemail',
   'voice_mail_message',
+  'silence_goodbye_message',
   'knowledgebase_id',
   'knowledgebase_mode',
   'status',

@@ -108,6 +108,8 @@ export const assistantFields = {
   ambient_sound: v.enum(AMBIENT_SOUNDS),
   /** Extension (issue 19): left on a voicemail box, then the call ends; null or '' clears it. */
   voice_mail_message: v.string({ max: 1000 }).nullable(),
+  /** Issue 26: the closing line before a silence hang-up; null: the default line in the assistant's language; '': none. */
+  silence_goodbye_message: v.string({ max: 1000 }).nullable(),
   // ---- issue 29: the caller's knowledge base (null: none) and how calls use it
   knowledgebase_id: v.id().nullable(),
   knowledgebase_mode: v.enum(['prompt', 'function_call']),
@@ -181,6 +183,10 @@ export const assistantRecordSchema = z.object({
   deleted_at: z.string().nullable(),
   end_call_on_voicemail: int().describe('1 yes, 0 no'),
   voice_mail_message: z.string().nullable().describe('extension: the message left on a voicemail box (null: none)'),
+  silence_goodbye_message: z
+    .string()
+    .nullable()
+    .describe("the closing line said before the call is hung up for the caller's silence (null: the default line in the assistant's language; empty: none)"),
   llm_temperature: z.string(),
   voice_stability: z.string(),
   voice_similarity: z.string(),

@@ -33,6 +33,7 @@ const RECORD_TYPES: Record<string, string> = {
   ambient_sound_volume: 'string', widget_settings: 'object',
   // extension (issue 19, docs/decisions.md): the message left on a voicemail box
   voice_mail_message: 'string|null',
+  silence_goodbye_message: 'string|null',
 };
 
 function jsonType(x: unknown): string {

@@ -230,6 +230,17 @@ const table = (): Row[] => [
     bad: [{ value: s(1001), message: 'The voice mail message field must not be greater than 1000 characters.' }, { value: 5, message: 'The voice mail message field must be a string.' }],
   },
   {
+    // Issue 26: the closing line before a silence hang-up; null: the default line, '': none (kept as '').
+    field: 'silence_goodbye_message',
+    ok: [
+      { value: s(1000), read: rec('silence_goodbye_message'), want: s(1000) },
+      { value: '  Thanks for calling, {{customer_name}}. Goodbye!  ', read: rec('silence_goodbye_message'), want: 'Thanks for calling, {{customer_name}}. Goodbye!' },
+      { value: '', read: rec('silence_goodbye_message'), want: '' },
+      { value: null, read: rec('silence_goodbye_message'), want: null },
+    ],
+    bad: [{ value: s(1001), message: 'The silence goodbye message field must not be greater than 1000 characters.' }, { value: 5, message: 'The silence goodbye message field must be a string.' }],
+  },
+  {
     field: 're_engagement_interval',
     ok: [{ value: 7, read: rec('reengagement_interval'), want: 7 }, { value: 600, read: rec('reengagement_interval'), want: 600 }],
     bad: [{ value: 6, message: 'The re engagement interval field must be between 7 and 600.' }, { value: 601 }, { value: '30' }],

@@ -176,6 +176,10 @@ export default function AssistantEdit() {
           <NumberField label="Re-engagement interval, seconds (7–600)" value={form.re_engagement_interval} onChange={set('re_engagement_interval')} errors={errors.re_engagement_interval} />
           <NumberField label="Maximum call duration, seconds (20–1200)" value={form.max_call_duration} onChange={set('max_call_duration')} errors={errors.max_call_duration} />
           <NumberField label="Maximum silence, seconds (1–120)" value={form.max_silence_duration} onChange={set('max_silence_duration')} errors={errors.max_silence_duration} />
+          <Checkbox label="Say a closing line before a silence hang-up" checked={form.silence_goodbye} onChange={set('silence_goodbye')} errors={errors.silence_goodbye_message} />
+          {form.silence_goodbye && (
+            <TextField label="Closing line" value={form.silence_goodbye_message} onChange={set('silence_goodbye_message')} errors={errors.silence_goodbye_message} hint="Empty: the default line in the assistant's language." />
+          )}
           <Checkbox label="Hang up on voicemail" checked={form.end_call_on_voicemail} onChange={set('end_call_on_voicemail')} errors={errors.end_call_on_voicemail} />
           <Checkbox label="Record calls" checked={form.record_call} onChange={set('record_call')} errors={errors.record_call} />
         </Group>

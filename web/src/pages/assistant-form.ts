@@ -51,6 +51,10 @@ export interface AssistantForm {
   re_engagement_interval: string;
   max_call_duration: string;
   max_silence_duration: string;
+  /** Say a closing line before a silence hang-up (unchecked: `silence_goodbye_message` ''). */
+  silence_goodbye: boolean;
+  /** The closing line; empty: the default line in the assistant's language. */
+  silence_goodbye_message: string;
   end_call_on_voicemail: boolean;
   record_call: boolean;
 }
@@ -95,6 +99,8 @@ export function emptyForm(): AssistantForm {
     re_engagement_interval: '30',
     max_call_duration: '600',
     max_silence_duration: '40',
+    silence_goodbye: true,
+    silence_goodbye_message: '',
     end_call_on_voicemail: false,
     record_call: false,
   };
@@ -146,6 +152,8 @@ export function formFromRecord(r: AssistantRecord, models: { id: number; name: s
     re_engagement_interval: num(r.reengagement_interval),
     max_call_duration: num(r.max_duration),
     max_silence_duration: num(r.max_silence_duration),
+    silence_goodbye: r.silence_goodbye_message !== '',
+    silence_goodbye_message: text(r.silence_goodbye_message),
     end_call_on_voicemail: Number(r.end_call_on_voicemail) === 1,
     record_call: Boolean(r.record),
   };
@@ -206,6 +214,7 @@ export function bodyFromForm(f: AssistantForm): Record<string, unknown> {
     noise_cancellation: f.noise_cancellation,
     end_call_on_voicemail: f.end_call_on_voicemail,
     record_call: f.record_call,
+    silence_goodbye_message: !f.silence_goodbye ? '' : f.silence_goodbye_message.trim() === '' ? null : f.silence_goodbye_message,
   };
   if (f.llm_model !== '') body.llm_model = f.llm_model;
   for (const k of NUMBER_FIELDS) if (f[k].trim() !== '') body[k] = asNumber(f[k]);
