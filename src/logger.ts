@@ -121,7 +121,7 @@ export function wantsPretty(format: LogFormat, stdoutIsTty = Boolean(process.std
  * and nothing interleaves with the start-up banner. JSON lines go to stdout through an
  * asynchronous sonic-boom: the lines written while a write is under way go out together in
  * the next one, from libuv's thread pool, instead of one synchronous write(2) per line on the
- * event loop; pino flushes what is buffered when the process exits.
+ * event loop (see bufferedStdout); pino flushes what is buffered when the process exits.
  */
 export function createLogger(level = 'info', format: LogFormat = 'json', destination?: DestinationStream): Logger {
   if (wantsPretty(format)) {
@@ -134,7 +134,26 @@ export function createLogger(level = 'info', format: LogFormat = 'json', destina
     });
     return redactingBindings(pino(loggerOptions(level), pretty));
   }
-  return redactingBindings(pino(loggerOptions(level), destination ?? pino.destination({ dest: 1, sync: false })));
+  return redactingBindings(pino(loggerOptions(level), destination ?? bufferedStdout()));
+}
+
+/** How long a JSON line may wait in the buffer before it is written. */
+const STDOUT_FLUSH_MS = 200;
+
+/**
+ * stdout for JSON lines: written asynchronously (libuv's thread pool) in chunks of 8 KiB, and at
+ * least every STDOUT_FLUSH_MS, instead of one write per line; pino flushes it at exit.
+ */
+function bufferedStdout(): DestinationStream {
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 8 * 1024 });
+  const timer = setInterval(() => {
+    try {
+      stdout.flush();
+    } catch {
+      clearInterval(timer); // ended (process exit)
+    }
+  }, STDOUT_FLUSH_MS).unref();
+  return stdout;
 }
 
 export type { Logger };
