@@ -25,14 +25,14 @@ import path from 'node:path';
 import { createUser } from '../src/accounts/users.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { connect } from '../src/db/pool.js';
-import { createLogger } from '../src/logger.js';
 import { ingestDocument } from '../src/knowledge/ingest.js';
 import { detectLanguage } from '../src/knowledge/language.js';
 import { KnowledgeSearch, type QueryEmbedder } from '../src/knowledge/search.js';
 import { readCapabilities, replaceChunks, type ChunkRow } from '../src/knowledge/store.js';
 import { OpenAiEmbeddings } from '../src/providers/embeddings/openai.js';
 import { EmbeddingsDouble } from '../test/support/doubles/embeddings.js';
-import { benchDatabase, printTable, root, type Row } from './lib.js';
+import { loadConfig } from '../src/config.js';
+import { benchDatabase, benchLogger, printTable, root, settingsNote, type Row } from './lib.js';
 
 const DIR = path.join(root, 'bench', 'knowledge');
 const TARGET_CHUNKS = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 10_000);
@@ -108,13 +108,17 @@ async function evaluate(search: KnowledgeSearch, kb: number, questions: Question
   return { recall: found / questions.length, mrr: rr / questions.length, times, misses };
 }
 
+/** Ingestion and search run in this process as the service runs them, at the default log level. */
+export const settings = settingsNote({ ALLOW_PRIVATE_TARGETS: 'true (the clinic site is on 127.0.0.1)', EMBEDDINGS_BASE_URL: 'the embeddings double (hybrid rows only)' });
+
 export async function run(): Promise<Row[]> {
   const questions = JSON.parse(fs.readFileSync(path.join(DIR, 'questions.json'), 'utf8')) as Question[];
   const database = await benchDatabase(process.env.BENCH_KNOWLEDGE_DB !== 'external', 'knowledge');
   const site = await serveSite();
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
   const double = await new EmbeddingsDouble(null).start();
-  const log = createLogger('warn');
+  const logs = benchLogger(loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL }).LOG_LEVEL);
+  const log = logs.log;
   try {
     await runMigrations(database.url);
     const db = connect(database.url, { max: 4 });
@@ -187,6 +191,7 @@ export async function run(): Promise<Row[]> {
       await db.close();
     }
   } finally {
+    logs.close();
     await double.close();
     site.close();
     await database.cleanup();
@@ -194,6 +199,6 @@ export async function run(): Promise<Row[]> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(root, 'bench', 'knowledge.ts')) {
-  printTable('Knowledge bases: retrieval quality and search latency', await run());
+  printTable('Knowledge bases: retrieval quality and search latency', await run(), settings);
   process.exit(0);
 }

@@ -27,11 +27,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fullProcess } from '../src/compose.js';
-import { createLogger } from '../src/logger.js';
 import { startService } from '../src/service.js';
 import { startVoiceDoubles } from '../test/support/doubles/voice.js';
 import { startRoutedTwilioDouble, twilioEnv } from '../test/support/twilio-service.js';
-import { benchDatabase, printTable, root, type Row } from './lib.js';
+import { benchDatabase, benchLogger, printTable, root, settingsNote, type Row } from './lib.js';
 import { loadCorpus, script, type Utterance } from './turn-taking/corpus.js';
 import { breakdown, headline, loadRow, type LoadFigures } from './turn-taking/figures.js';
 import { ADMIN_TOKEN, benchConfig, converse, httpApi, teachDoubles } from './turn-taking/harness.js';
@@ -57,6 +56,12 @@ function loadAverage(): string {
   return `load avg ${one!.toFixed(1)} on ${os.cpus().length} cores (shared)`;
 }
 
+/** What the conversations and the load change of the defaults (bench/run.ts prints it under the table). */
+export const settings = settingsNote({
+  RATE_LIMIT_PER_MINUTE: '0 (one admin token sets up every line)',
+  'vendors': 'Twilio, Deepgram, chat and speech protocol doubles at 0 ms',
+});
+
 async function conversations(utterances: Utterance[]): Promise<{ rows: Row[]; detail: Row[] }> {
   const corpus = await loadCorpus(utterances);
   const voice = await startVoiceDoubles();
@@ -65,7 +70,8 @@ async function conversations(utterances: Utterance[]): Promise<{ rows: Row[]; de
   const double = await startRoutedTwilioDouble(() => local);
   const database = await benchDatabase(true, 'sb_bench_turns');
   const config = benchConfig({ ...voice.envFor({ stt: 'deepgram' }), ...twilioEnv(double) });
-  const service = await startService({ config, databaseUrl: database.url, listen: true, parts: fullProcess, log: createLogger('warn') });
+  const logs = benchLogger(config.LOG_LEVEL);
+  const service = await startService({ config, databaseUrl: database.url, listen: true, parts: fullProcess, log: logs.log });
   local = service.url!;
   const loadBefore = loadAverage();
   try {
@@ -93,6 +99,7 @@ async function conversations(utterances: Utterance[]): Promise<{ rows: Row[]; de
     return { rows: headline(observations, llm, under), detail: [...breakdown(observations, { conversations: 'as above' }), corpusRow, doublesRow] };
   } finally {
     await service.close();
+    logs.close();
     await double.close();
     await voice.close();
     await database.cleanup();
@@ -128,6 +135,6 @@ export async function run(): Promise<Row[]> {
 if (process.argv[1] && fs.realpathSync(process.argv[1]) === self) {
   const started = Date.now();
   const rows = await run();
-  printTable(`Turn-taking at default settings, through the Twilio double (${Math.round((Date.now() - started) / 1000)} s)`, rows);
+  printTable(`Turn-taking at default settings, through the Twilio double (${Math.round((Date.now() - started) / 1000)} s)`, rows, settings);
   process.exit(0);
 }

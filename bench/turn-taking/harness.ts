@@ -27,9 +27,9 @@ export type { ItemObservation };
 /** The admin token of the bench's service. */
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 
-/** The bench service's settings: quiet logs, no rate limit, a local port, plus `env` (the doubles'). */
+/** The bench service's settings: the defaults (log level too), no rate limit, a local port, plus `env` (the doubles'). */
 export function benchConfig(env: Record<string, string>): Config {
-  return loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', PORT: '0', HOST: '127.0.0.1', ...env });
+  return loadConfig({ ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', PORT: '0', HOST: '127.0.0.1', ...env });
 }
 
 export interface Api {

@@ -16,9 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fullProcess } from '../../src/compose.js';
-import { createLogger } from '../../src/logger.js';
 import { startService } from '../../src/service.js';
-import { benchDatabase, root } from '../lib.js';
+import { benchDatabase, benchLogger, root } from '../lib.js';
 import type { LoadFigures } from './figures.js';
 import { ADMIN_TOKEN, benchConfig, httpApi, setUpLine } from './harness.js';
 
@@ -57,7 +56,8 @@ async function measure(): Promise<LoadFigures> {
     TWILIO_API_URL: doubles.twilio.url,
     SECRET_KEY: 'k'.repeat(40),
   });
-  const service = await startService({ config, databaseUrl: database.url, listen: true, parts: fullProcess, poolSize: 20, log: createLogger('warn') });
+  const logs = benchLogger(config.LOG_LEVEL);
+  const service = await startService({ config, databaseUrl: database.url, listen: true, parts: fullProcess, poolSize: 20, log: logs.log });
   doubles.child.stdin!.write(`${service.url}\n`);
   try {
     const api = httpApi(service.url!, ADMIN_TOKEN);
@@ -100,6 +100,7 @@ async function measure(): Promise<LoadFigures> {
   } finally {
     doubles.child.stdin!.end();
     await Promise.race([service.close(), new Promise((r) => setTimeout(r, 30_000))]);
+    logs.close();
     doubles.child.kill();
     await database.cleanup();
   }
