@@ -56,7 +56,9 @@ describe('tool header values and logs', () => {
     expect((await call('GET', `/api/user/tools/${id}`)).body.headers).toEqual([{ name: 'X-Api-Key', value: SECRET }]);
     expect((await call('GET', '/api/user/tools')).status).toBe(200);
 
-    expect(lines.length).toBeGreaterThan(10); // the logger did run, at trace level
+    // The logger did run: a line for each of the 10 requests (counted as lines, not writes: the
+    // destination may be handed several lines in one write).
+    expect(lines.join('').split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(10);
     expect(lines.join('')).not.toContain('sk-live-7f3a9c0e1d2b4a68');
   });
 });
