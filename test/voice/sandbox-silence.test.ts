@@ -6,6 +6,7 @@
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silenceGoodbyeLine } from '../../src/calls/closing-lines.js';
 import { REENGAGEMENT_LINE } from '../../src/calls/session-types.js';
 import { CallSession } from '../../src/calls/session.js';
 import { ToolRunner } from '../../src/calls/tool-runner.js';
@@ -59,10 +60,16 @@ describe('sandbox audio leg, a customer out of words', () => {
     const silentMs = Date.now() - lastWordsAt;
     expect(result.status).toBe('ended_by_assistant');
     const lines = result.transcript.split('\n');
-    expect(lines.slice(-3)).toEqual([`Customer: ${SANDBOX_SCRIPTS.converses.at(-1)}`, 'AI: Okay.', `AI: ${REENGAGEMENT_LINE}`]);
+    const lastWords = lines.lastIndexOf(`Customer: ${SANDBOX_SCRIPTS.converses.at(-1)}`);
+    expect(lines[lastWords + 1]).toBe('AI: Okay.');
+    // Then the prompt each interval until the limit, and the closing line before the hang-up.
+    const after = lines.slice(lastWords + 2);
+    expect(after.at(-1)).toBe(`AI: ${silenceGoodbyeLine(null, 'en')}`);
+    expect(after.length).toBeGreaterThanOrEqual(2);
+    expect(after.slice(0, -1).every((l) => l === `AI: ${REENGAGEMENT_LINE}`)).toBe(true);
     expect(lines.filter((l) => l.startsWith('Customer:'))).toHaveLength(SANDBOX_SCRIPTS.converses.length);
-    // The answer to the last words (a second or two), 2 s to the prompt, 3 s more to the hang-up.
+    // The answer to the last words (a second or two), 2 s to the prompt, 3 s more to the closing line, and its playing.
     expect(silentMs).toBeGreaterThanOrEqual(5_000);
-    expect(silentMs).toBeLessThan(12_000); // room for a loaded machine; the old code never hung up
+    expect(silentMs).toBeLessThan(16_000); // room for a loaded machine; the old code never hung up
   });
 });
