@@ -612,3 +612,68 @@ export const assistantVersions = pgTable('assistant_versions', {
   via: text('via').notNull().default('api'),
   createdAt: createdAt(),
 }, (t) => [uniqueIndex('assistant_versions_number_unique').on(t.assistantId, t.number)]);
+
+// ---------------------------------------------------------------- assistant tests (issue 30)
+
+/** Scenario documents stored in Switchboard for an assistant (YAML or JSON source, kept as written). */
+export const assistantTestScenarios = pgTable('assistant_test_scenarios', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  assistantId: integer('assistant_id').notNull().references(() => assistants.id, { onDelete: 'cascade' }),
+  /** The document's `name`, copied when it is saved (lists show it without parsing). */
+  name: text('name').notNull(),
+  source: text('source').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('assistant_test_scenarios_assistant_idx').on(t.assistantId, t.id)]);
+
+/**
+ * One test run of an assistant: the scenarios it ran (their sources as given), the version or
+ * unsaved changes it ran with, and its outcome. Not a call: nothing here reaches the call
+ * list, campaigns, webhooks or costs.
+ */
+export const assistantTestRuns = pgTable('assistant_test_runs', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  assistantId: integer('assistant_id').notNull().references(() => assistants.id, { onDelete: 'cascade' }),
+  /** assistant_versions.number it ran with (the current one when the run was asked for, unless named). */
+  assistantVersion: integer('assistant_version'),
+  /** Unsaved changes it ran with (fields of the update request), null for none. */
+  overrides: jsonb('overrides').$type<Record<string, unknown>>(),
+  /** `[{name, source, scenario_id}]`: what it runs, in order. */
+  scenarios: jsonb('scenarios').$type<{ name: string; source: string; scenario_id: number | null }[]>().notNull(),
+  status: text('status').notNull().default('queued'), // queued | running | passed | failed | error
+  total: integer('total').notNull().default(0),
+  passed: integer('passed').notNull().default(0),
+  failed: integer('failed').notNull().default(0),
+  errored: integer('errored').notNull().default(0),
+  /** Why the whole run is `error` (e.g. interrupted by a restart). */
+  error: text('error'),
+  /** The process running it (a run of a process that died is marked `error`). */
+  ownerInstance: text('owner_instance'),
+  createdAt: createdAt(),
+  startedAt: ts('started_at'),
+  finishedAt: ts('finished_at'),
+}, (t) => [
+  index('assistant_test_runs_assistant_idx').on(t.assistantId, t.createdAt.desc(), t.id.desc()),
+  index('assistant_test_runs_live_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+]);
+
+/** One repeat of one scenario of a run: what was said and done, and each assertion's outcome. */
+export const assistantTestResults = pgTable('assistant_test_results', {
+  id: serial('id').primaryKey(),
+  runId: integer('run_id').notNull().references(() => assistantTestRuns.id, { onDelete: 'cascade' }),
+  /** The scenario's index in the run's `scenarios`, and the repeat (0-based). */
+  position: integer('position').notNull(),
+  repeat: integer('repeat').notNull(),
+  status: text('status').notNull(), // passed | failed | error
+  endStatus: text('end_status'),
+  transcript: jsonb('transcript').$type<unknown[]>().notNull().default([]),
+  toolRequests: jsonb('tool_requests').$type<unknown[]>().notNull().default([]),
+  turns: jsonb('turns').$type<unknown[]>().notNull().default([]),
+  assertions: jsonb('assertions').$type<unknown[]>().notNull().default([]),
+  variables: jsonb('variables').$type<Record<string, unknown>>().notNull().default({}),
+  error: text('error'),
+  durationMs: integer('duration_ms').notNull().default(0),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('assistant_test_results_run_position_idx').on(t.runId, t.position, t.repeat)]);
