@@ -67,7 +67,7 @@ function isAdapter(file: string): boolean {
 }
 
 const ENTRY = ['main', 'service', 'compose'];
-const ENGINE_AND_BELOW = ['calls', 'dialer', 'webhooks', 'knowledge', 'voice', 'telephony', 'providers', 'audio', 'db'];
+const ENGINE_AND_BELOW = ['calls', 'dialer', 'webhooks', 'knowledge', 'assistant-tests', 'voice', 'telephony', 'providers', 'audio', 'db'];
 /** What sits below the voice pipeline (it may import these; they never import it). */
 const BELOW_VOICE = ['telephony', 'providers', 'audio', 'db', 'accounts', 'lib', 'recordings', 'observability'];
 
@@ -84,7 +84,7 @@ const RULES: Rule[] = [
     forbids: (to) => ENTRY.includes(unit(to)),
   },
   {
-    name: 'the engine and everything below it (calls, dialer, webhooks, knowledge, voice, telephony, providers, audio, db) import nothing from api or http',
+    name: 'the engine and everything below it (calls, dialer, webhooks, knowledge, assistant-tests, voice, telephony, providers, audio, db) import nothing from api or http',
     applies: (from) => ENGINE_AND_BELOW.includes(unit(from)),
     forbids: (to) => ['api', 'http'].includes(unit(to)),
   },
@@ -104,8 +104,8 @@ const RULES: Rule[] = [
     forbids: (to) => unit(to) === 'voice',
   },
   {
-    name: 'the engine, dialer, webhooks and the voice pipeline use carriers and providers through their interfaces (types.ts) and registries only',
-    applies: (from) => ['calls', 'dialer', 'webhooks', 'voice'].includes(unit(from)),
+    name: 'the engine, dialer, webhooks, assistant tests and the voice pipeline use carriers and providers through their interfaces (types.ts) and registries only',
+    applies: (from) => ['calls', 'dialer', 'webhooks', 'assistant-tests', 'voice'].includes(unit(from)),
     forbids: (to) => isAdapter(to) && !to.endsWith('/types.ts'),
   },
   {
