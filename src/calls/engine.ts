@@ -31,6 +31,7 @@ import { observeTurns } from './turn-telemetry.js';
 import { DbTurnRecorder, TurnTracker } from './turns.js';
 import { AssistantMissingError, ShuttingDownError, type CallService, type DbOrTx, type PlaceCallInput } from './types.js';
 import { voiceFactory, type VadModels } from '../voice/factory.js';
+import type { SmartTurn } from '../voice/turn/smart-turn.js';
 import type { VoiceCallFactory } from '../voice/voice-call.js';
 import { AudioCallRecording } from '../voice/recording.js';
 
@@ -42,6 +43,8 @@ export interface EngineDeps {
   tools?: ToolExecutor;
   /** VAD models for audio legs (Silero); without it the voice core falls back to an energy VAD. */
   vad?: VadModels;
+  /** The process's Smart Turn model (TURN_MODEL_PATH) when loaded; handed to every audio call's pipeline. */
+  turnModel?: () => SmartTurn | null;
 }
 
 export { AssistantMissingError } from './types.js';
@@ -63,6 +66,7 @@ export class CallEngine implements CallService {
   private readonly clock: Clock;
   private readonly tools: ToolExecutor;
   private readonly vad: VadModels | undefined;
+  private readonly turnModel: () => SmartTurn | null;
   /** Opens the credentials of built-in tools (the Cal.com key). */
   private readonly sealer: CredentialSealer;
   private readonly live = new Map<number, LiveCall>();
@@ -88,6 +92,7 @@ export class CallEngine implements CallService {
     this.providers = deps.providers;
     this.clock = deps.clock ?? systemClock;
     this.vad = deps.vad;
+    this.turnModel = deps.turnModel ?? (() => null);
     this.tools = deps.tools ?? new ToolRunner({ allowPrivate: ctx.config.ALLOW_PRIVATE_TARGETS, log: ctx.log });
     this.sealer = credentialSealer(ctx.config);
     this.remote = new RemoteCalls(ctx);
@@ -325,7 +330,7 @@ export class CallEngine implements CallService {
     return voiceFactory(
       assistantVoiceRow(call),
       registry,
-      { clock: this.clock, log, vad: this.vad },
+      { clock: this.clock, log, vad: this.vad, turnModel: this.turnModel() },
     );
   }
 

@@ -13,6 +13,7 @@ import { twilioNumbersExist } from '../accounts/carrier-accounts.js';
 import { ConfigError } from '../config.js';
 import { forgetInstance, HEARTBEAT_INTERVAL_MS, HeartbeatWatch, pruneWebCallTokens, recoverOrphans, STALE_AFTER_SECONDS } from './recovery.js';
 import { loopFailureLogger } from '../db/unavailable.js';
+import { ProcessTurnModel } from './turn-model.js';
 
 export { CallEngine } from './engine.js';
 
@@ -20,6 +21,8 @@ declare module '../context.js' {
   interface Services {
     /** The concrete engine behind `calls` (tests, benchmarks). */
     callEngine?: CallEngine;
+    /** The process's Smart Turn model (TURN_MODEL_PATH), loaded when the engine starts. */
+    turnModel?: ProcessTurnModel;
   }
 }
 
@@ -27,7 +30,8 @@ const SWEEP_INTERVAL_MS = 10_000;
 
 export function callEnginePart(ctx: AppContext): BackgroundPart {
   const events = ctx.services.callEvents;
-  const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx) });
+  const turnModel = new ProcessTurnModel(ctx.config.TURN_MODEL_PATH, ctx.log);
+  const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx), turnModel: () => turnModel.model });
   const { pool } = ctx.database;
   const heartbeat = new HeartbeatWatch(ctx.database.url, ctx.instanceId);
   const timers: NodeJS.Timeout[] = [];
@@ -56,8 +60,11 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
     provides: {
       calls: engine,
       callEngine: engine,
+      turnModel,
     },
     async start() {
+      // Before anything else: a TURN_MODEL_PATH that does not load stops the start.
+      await turnModel.load();
       await heartbeat.beat();
       await checkTwilioPublicUrl(ctx);
       await engine.remote.start();
@@ -101,6 +108,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       await engine.remote.stop();
       await forgetInstance(pool, ctx.instanceId).catch(() => undefined);
       await heartbeat.close();
+      await turnModel.close();
     },
   };
 }

@@ -3,11 +3,12 @@
  * process) and the Silero VAD model. Neither failing stops calls: without eSpeak the `local`
  * voices cannot speak (other providers can); without the model the voice core falls back to a
  * loudness detector. So both warn, never fail. The Smart Turn model (TURN_MODEL_PATH) is optional
- * too: when it is set but does not load, the end of turn is decided without it.
+ * too, but when it is set and does not load the service refuses to start (src/calls/turn-model.ts); the
+ * check warns, as before, so the doctor's other checks and exit code stay as they were.
  */
 import { SILERO_MODEL_PATH, SileroVadRunner } from '../audio/vad/silero.js';
 import { EspeakPool } from '../providers/tts/local/pool.js';
-import { SmartTurn } from '../voice/turn/smart-turn.js';
+import { SmartTurn, TURN_MODEL_FIX } from '../voice/turn/smart-turn.js';
 import type { Check, CheckResult } from './doctor.js';
 
 export function localVoiceCheck(packageName?: string): Check {
@@ -69,8 +70,8 @@ export const turnModelCheck: Check = {
     } catch (err) {
       return {
         status: 'warn',
-        detail: `${(err as Error).message.split('\n')[0]}: the end of a turn is judged without the audio model`,
-        fix: 'point TURN_MODEL_PATH at smart-turn-v3.2-cpu.onnx from https://huggingface.co/pipecat-ai/smart-turn-v3 (BSD-2-Clause), or unset it',
+        detail: `${(err as Error).message.split('\n')[0]}: the service does not start with this TURN_MODEL_PATH`,
+        fix: TURN_MODEL_FIX,
       };
     }
   },

@@ -27,6 +27,7 @@ import { DEFAULT_PROVIDER_VOICES, sttOptionsFor, ttsOptionsFor, type VoiceSettin
 import { instructionsOf, SpeechToSpeechStage } from './speech-to-speech.js';
 import { EnergyVad, type VadModel } from './vad.js';
 import { VoiceCall, type VoiceCallFactory } from './voice-call.js';
+import type { SmartTurn } from './turn/smart-turn.js';
 
 export interface AssistantVoiceRow extends VoiceSettingsRow {
   /** `pipeline` (default) or `multimodal`. */
@@ -51,10 +52,19 @@ export interface VadModels {
   model(sampleRate: number): VadModel | null;
 }
 
+/** What the factory is given besides the assistant and the providers. */
+export interface VoiceFactoryDeps {
+  clock: Clock;
+  log: Logger;
+  vad?: VadModels;
+  /** The process's Smart Turn model (TURN_MODEL_PATH), or none: the end-of-turn policy's audio signal. */
+  turnModel?: SmartTurn | null;
+}
+
 export function voiceFactory(
   row: AssistantVoiceRow,
   registry: ProviderRegistry,
-  deps: { clock: Clock; log: Logger; vad?: VadModels },
+  deps: VoiceFactoryDeps,
 ): VoiceCallFactory | undefined {
   const { log } = deps;
   if (row.mode === 'multimodal') {
@@ -78,7 +88,7 @@ export const MULTIMODAL_FALLBACK_NOTE =
 function pipelineFactory(
   row: AssistantVoiceRow,
   registry: ProviderRegistry,
-  deps: { clock: Clock; log: Logger; vad?: VadModels },
+  deps: VoiceFactoryDeps,
 ): VoiceCallFactory | undefined {
   const { log, clock } = deps;
   const voice = voiceOf(row, registry, log);
@@ -108,6 +118,7 @@ function pipelineFactory(
       tts: { provider: tts, options: { ...ttsOptions, sampleRate: media.sampleRate } },
       stt: stt ? { provider: stt, options: sttOptionsFor(row, media.sampleRate) } : null,
       vad,
+      turnModel: deps.turnModel ?? null,
       turnTaking: {
         endpointType,
         endpointSensitivity: Number(row.endpointSensitivity),

@@ -38,6 +38,7 @@ import { isProviderStage, TurnRecordingStage } from './turn-recording.js';
 import { TurnTakingStage } from './turn-taking.js';
 import { VadStage, type VadModel } from './vad.js';
 import { BackchannelDetector } from './turn/backchannel.js';
+import type { SmartTurn } from './turn/smart-turn.js';
 
 export interface VoiceCallOptions {
   media: LegMedia;
@@ -54,6 +55,8 @@ export interface VoiceCallOptions {
   stt?: { provider: SttProvider; options: SttStreamOptions } | null;
   /** None: no voice activity detection (turns end on the leg's words or the STT's endpointing). */
   vad?: VadModel | null;
+  /** The process's Smart Turn model (TURN_MODEL_PATH): the end-of-turn policy's audio signal; none: judged without it. */
+  turnModel?: SmartTurn | null;
   turnTaking: TurnTakingSettings;
   /** Where the call's turns are recorded. */
   tracker?: TurnLog;

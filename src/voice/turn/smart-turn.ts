@@ -40,6 +40,9 @@ export interface SmartTurnOptions {
   maxQueue?: number;
 }
 
+/** Where the doctor and the start-up error send an operator whose TURN_MODEL_PATH does not load. */
+export const TURN_MODEL_FIX = 'point TURN_MODEL_PATH at smart-turn-v3.2-cpu.onnx from https://huggingface.co/pipecat-ai/smart-turn-v3 (BSD-2-Clause), or unset it';
+
 export class SmartTurnBusyError extends Error {}
 
 const SESSION_OPTIONS = {
