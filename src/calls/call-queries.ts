@@ -109,7 +109,7 @@ export const CLAIM_AND_LOAD = `
          a.end_call_on_voicemail, a.voice_mail_message, a.silence_goodbye_message, a.max_duration, a.max_silence_duration, a.reengagement_interval, a.llm_temperature,
          a.end_call_tool_description, a.post_call_schema, a.post_call_evaluation, a.record, a.fillers, a.filler_config, m.name AS model,
          a.voice_stability, a.voice_similarity, a.speech_speed, a.endpoint_sensitivity, a.endpoint_type,
-         a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.enable_noise_cancellation, a.ambient_sound, a.ambient_sound_volume, a.mode,
+         a.interrupt_sensitivity, a.allow_interruptions, a.min_interrupt_words, a.backchannel_words, a.enable_noise_cancellation, a.ambient_sound, a.ambient_sound_volume, a.mode,
          a.synthesizer_provider_id, a.transcriber_provider_id,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
          a.builtin_tools, a.timezone AS assistant_timezone,
@@ -156,6 +156,8 @@ export interface LoadedCall {
   interrupt_sensitivity: string;
   allow_interruptions: boolean;
   min_interrupt_words: number;
+  /** The assistant's own backchannel words (never interrupt a reply). */
+  backchannel_words: string[] | null;
   enable_noise_cancellation: boolean;
   ambient_sound: string;
   ambient_sound_volume: string;
@@ -211,6 +213,7 @@ export function assistantVoiceRow(call: LoadedCall): AssistantVoiceRow {
     interruptSensitivity: call.interrupt_sensitivity,
     allowInterruptions: call.allow_interruptions,
     minInterruptWords: call.min_interrupt_words,
+    backchannelWords: call.backchannel_words ?? [],
     noiseCancellation: call.enable_noise_cancellation,
     ambientSound: call.ambient_sound,
     ambientSoundVolume: call.ambient_sound_volume,

@@ -257,6 +257,8 @@ export const assistants = pgTable('assistants', {
   voiceMailMessage: text('voice_mail_message'),
   /** Issue 26: said before a silence hang-up; null: the default line in the assistant's language, '': none. */
   silenceGoodbyeMessage: text('silence_goodbye_message'),
+  /** Issue 26: the assistant's own backchannel words ("mhm" and the like): said over a reply, they never interrupt it. */
+  backchannelWords: jsonb('backchannel_words').$type<string[]>().notNull().default([]),
   llmTemperature: numeric('llm_temperature', { precision: 4, scale: 2 }).notNull().default('0.10'),
   voiceStability: numeric('voice_stability', { precision: 4, scale: 2 }).notNull().default('0.70'),
   voiceSimilarity: numeric('voice_similarity', { precision: 4, scale: 2 }).notNull().default('0.50'),

@@ -36,6 +36,8 @@ export interface AssistantVoiceRow extends VoiceSettingsRow {
   interruptSensitivity: string | number;
   allowInterruptions: boolean;
   minInterruptWords: number;
+  /** `backchannel_words`: the assistant's own words that never interrupt (turn/backchannel.ts). */
+  backchannelWords?: readonly string[];
   noiseCancellation: boolean;
   /** `ambient_sound` / `ambient_sound_volume` (src/voice/ambient.ts). */
   ambientSound?: string;
@@ -125,6 +127,7 @@ function pipelineFactory(
         interruptSensitivity: Number(row.interruptSensitivity),
         allowInterruptions: row.allowInterruptions,
         minInterruptWords: Math.max(0, row.minInterruptWords),
+        backchannelWords: row.backchannelWords ?? [],
       },
     });
   };

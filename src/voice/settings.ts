@@ -13,6 +13,8 @@ export interface TurnTakingSettings {
   allowInterruptions: boolean;
   /** 0 = off; else an interruption needs this many words in the caller's (interim) transcript. */
   minInterruptWords: number;
+  /** `backchannel_words`: words of the assistant's own that, said over it, never interrupt (with its language's list). */
+  backchannelWords?: readonly string[];
 }
 
 /** VAD speech threshold while the caller has the floor (Silero's recommended default); barge-in uses `bargeInRule` (sensitivity.ts). */

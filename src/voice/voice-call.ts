@@ -162,7 +162,7 @@ export class VoiceCall {
     const tts = new TtsStage(options.tts.provider, options.tts.options);
     this.tts = tts;
     const words = new CallerWords();
-    const backchannels = new BackchannelDetector(options.stt?.options.language ?? 'en');
+    const backchannels = new BackchannelDetector(options.stt?.options.language ?? 'en', turnTaking.backchannelWords);
     stages.push(
       new InterruptionStage({ allowInterruptions: turnTaking.allowInterruptions, minInterruptWords: turnTaking.minInterruptWords, floor }),
       new TurnTakingStage({

@@ -911,6 +911,7 @@ export interface paths {
                         ambient_sound?: "none" | "office" | "cafe";
                         ambient_sound_volume?: number;
                         assistant_name?: string;
+                        backchannel_words?: string[];
                         /** @enum {string} */
                         calls_direction?: "receive" | "make";
                         enable_noise_cancellation?: boolean;
@@ -1004,6 +1005,8 @@ export interface paths {
                                 allow_interruptions: boolean;
                                 ambient_sound: string;
                                 ambient_sound_volume: string;
+                                /** @description words said over a reply that never interrupt it ("mhm", "yeah"…), in addition to the built-in list of the assistant's language */
+                                backchannel_words: string[];
                                 created_at: string;
                                 deleted_at: string | null;
                                 enable_noise_cancellation: boolean;
@@ -1144,6 +1147,8 @@ export interface paths {
                                 allow_interruptions: boolean;
                                 ambient_sound: string;
                                 ambient_sound_volume: string;
+                                /** @description words said over a reply that never interrupt it ("mhm", "yeah"…), in addition to the built-in list of the assistant's language */
+                                backchannel_words: string[];
                                 created_at: string;
                                 deleted_at: string | null;
                                 enable_noise_cancellation: boolean;
@@ -1263,6 +1268,7 @@ export interface paths {
                         ambient_sound?: "none" | "office" | "cafe";
                         ambient_sound_volume?: number;
                         assistant_name?: string;
+                        backchannel_words?: string[];
                         /** @enum {string} */
                         calls_direction?: "receive" | "make";
                         enable_noise_cancellation?: boolean;
@@ -1470,6 +1476,8 @@ export interface paths {
                             allow_interruptions: boolean;
                             ambient_sound: string;
                             ambient_sound_volume: string;
+                            /** @description words said over a reply that never interrupt it ("mhm", "yeah"…), in addition to the built-in list of the assistant's language */
+                            backchannel_words: string[];
                             created_at: string;
                             deleted_at: string | null;
                             enable_noise_cancellation: boolean;
@@ -2212,6 +2220,8 @@ export interface paths {
                                 allow_interruptions: boolean;
                                 ambient_sound: string;
                                 ambient_sound_volume: string;
+                                /** @description words said over a reply that never interrupt it ("mhm", "yeah"…), in addition to the built-in list of the assistant's language */
+                                backchannel_words: string[];
                                 created_at: string;
                                 deleted_at: string | null;
                                 enable_noise_cancellation: boolean;
@@ -2444,6 +2454,8 @@ export interface paths {
                             allow_interruptions: boolean;
                             ambient_sound: string;
                             ambient_sound_volume: string;
+                            /** @description words said over a reply that never interrupt it ("mhm", "yeah"…), in addition to the built-in list of the assistant's language */
+                            backchannel_words: string[];
                             created_at: string;
                             deleted_at: string | null;
                             enable_noise_cancellation: boolean;

@@ -84,6 +84,7 @@ const SAME_NAME = [
   'end_call_on_voicemail',
   'voice_mail_message',
   'silence_goodbye_message',
+  'backchannel_words',
   'knowledgebase_id',
   'knowledgebase_mode',
   'status',

@@ -13,6 +13,7 @@ import { pageQuery, pageSchema } from '../toolkit/pagination.js';
 import { msg, v } from '../toolkit/validation.js';
 import { builtinToolsField } from './builtin-tools.js';
 import { AMBIENT_SOUNDS } from '../../voice/ambient.js';
+import { BACKCHANNEL_WORD_MAX_LENGTH, BACKCHANNEL_WORDS_MAX } from '../../voice/turn/backchannel.js';
 
 const bool = () => v.bool();
 /** The record shows these as 1/0; clients echo them back that way, so 1/0 is accepted besides true/false. */
@@ -110,6 +111,10 @@ export const assistantFields = {
   voice_mail_message: v.string({ max: 1000 }).nullable(),
   /** Issue 26: the closing line before a silence hang-up; null: the default line in the assistant's language; '': none. */
   silence_goodbye_message: v.string({ max: 1000 }).nullable(),
+  /** Issue 26: the assistant's own backchannel words, added to its language's list; said over a reply they never interrupt it. */
+  backchannel_words: v
+    .array(filled(BACKCHANNEL_WORD_MAX_LENGTH))
+    .max(BACKCHANNEL_WORDS_MAX, { error: `The :attribute field must not have more than ${BACKCHANNEL_WORDS_MAX} items.` }),
   // ---- issue 29: the caller's knowledge base (null: none) and how calls use it
   knowledgebase_id: v.id().nullable(),
   knowledgebase_mode: v.enum(['prompt', 'function_call']),
@@ -187,6 +192,9 @@ export const assistantRecordSchema = z.object({
     .string()
     .nullable()
     .describe("the closing line said before the call is hung up for the caller's silence (null: the default line in the assistant's language; empty: none)"),
+  backchannel_words: z
+    .array(z.string())
+    .describe('words said over a reply that never interrupt it ("mhm", "yeah"…), in addition to the built-in list of the assistant\'s language'),
   llm_temperature: z.string(),
   voice_stability: z.string(),
   voice_similarity: z.string(),

@@ -63,6 +63,7 @@ export function serializeAssistant(row: AssistantRow, tools: AttachedTool[]): As
     end_call_on_voicemail: bit(row.endCallOnVoicemail),
     voice_mail_message: row.voiceMailMessage,
     silence_goodbye_message: row.silenceGoodbyeMessage,
+    backchannel_words: row.backchannelWords,
     llm_temperature: twoDecimals(row.llmTemperature),
     voice_stability: twoDecimals(row.voiceStability),
     voice_similarity: twoDecimals(row.voiceSimilarity),

@@ -333,6 +333,7 @@ export async function resolve(
   if (val.voice_mail_message !== undefined) patch.voiceMailMessage = val.voice_mail_message?.trim() || null;
   // '' is kept: it means "no closing line", null the default one.
   if (val.silence_goodbye_message !== undefined) patch.silenceGoodbyeMessage = val.silence_goodbye_message === null ? null : val.silence_goodbye_message.trim();
+  if (val.backchannel_words !== undefined) patch.backchannelWords = [...new Set(val.backchannel_words.map((w) => w.trim()).filter((w) => w !== ''))];
   if (val.enable_noise_cancellation !== undefined) patch.enableNoiseCancellation = val.enable_noise_cancellation;
   if (val.record !== undefined) patch.record = val.record;
   if (val.wait_for_customer !== undefined) patch.waitForCustomer = val.wait_for_customer;

@@ -34,6 +34,7 @@ const RECORD_TYPES: Record<string, string> = {
   // extension (issue 19, docs/decisions.md): the message left on a voicemail box
   voice_mail_message: 'string|null',
   silence_goodbye_message: 'string|null',
+  backchannel_words: 'array',
 };
 
 function jsonType(x: unknown): string {

@@ -241,6 +241,24 @@ const table = (): Row[] => [
     bad: [{ value: s(1001), message: 'The silence goodbye message field must not be greater than 1000 characters.' }, { value: 5, message: 'The silence goodbye message field must be a string.' }],
   },
   {
+    // Issue 26: the assistant's own backchannel words (≤ 50, each ≤ 40 characters); trimmed, repeats once.
+    field: 'backchannel_words',
+    ok: [
+      { value: ['jo', ' passt scho ', 'jo'], read: rec('backchannel_words'), want: ['jo', 'passt scho'] },
+      { value: Array.from({ length: 50 }, (_, i) => `w${i}`), read: (r: Rec) => r.backchannel_words.length, want: 50 },
+      { value: [s(40)], read: rec('backchannel_words'), want: [s(40)] },
+      { value: [], read: rec('backchannel_words'), want: [] },
+    ],
+    bad: [
+      { value: Array.from({ length: 51 }, (_, i) => `w${i}`), message: 'The backchannel words field must not have more than 50 items.' },
+      { value: ['ok', s(41)], key: 'backchannel_words.1', message: 'The backchannel_words.1 field must not be greater than 40 characters.' },
+      { value: [''], key: 'backchannel_words.0', message: 'The backchannel_words.0 field is required.' },
+      { value: [5], key: 'backchannel_words.0', message: 'The backchannel_words.0 field must be a string.' },
+      { value: 'mhm', message: 'The backchannel words field must be an array.' },
+      { value: null },
+    ],
+  },
+  {
     field: 're_engagement_interval',
     ok: [{ value: 7, read: rec('reengagement_interval'), want: 7 }, { value: 600, read: rec('reengagement_interval'), want: 600 }],
     bad: [{ value: 6, message: 'The re engagement interval field must be between 7 and 600.' }, { value: 601 }, { value: '30' }],

@@ -67,6 +67,17 @@ describe('versions of an assistant', () => {
     expect(list.body.data[0]).toMatchObject({ number: 3, action: 'restore', restored_from: 1, changed_fields: ['system_prompt'] });
   });
 
+  it('versions backchannel_words: a change is listed and compared, a restore brings the old words back', async () => {
+    const id = await create({ backchannel_words: ['jo'] });
+    expect((await alice.put(`/api/user/assistant/${id}`, { backchannel_words: ['jo', 'passt'] })).status).toBe(200);
+    const [second] = (await versions(id)).body.data;
+    expect(second).toMatchObject({ number: 2, changed_fields: ['backchannel_words'] });
+    const read = await alice.get(`/api/user/assistants/${id}/versions/2`);
+    expect(read.body.data.changes).toEqual([{ field: 'backchannel_words', before: ['jo'], after: ['jo', 'passt'] }]);
+    expect((await alice.post(`/api/user/assistants/${id}/versions/1/restore`)).status).toBe(200);
+    expect((await alice.get(`/api/user/assistant/${id}`)).body.data.backchannel_words).toEqual(['jo']);
+  });
+
   it('refuses to restore a version whose tool is gone since, and changes nothing', async () => {
     const tool = await insertTool(t, alice.id, 'check_calendar');
     const id = await create({ tool_ids: [tool.id] });

@@ -5,7 +5,7 @@ import { useApi } from '../session';
 import { BackLink, ErrorBanner, Loading, Notice, PageTitle } from '../ui/common';
 import { Checkbox, Group, NumberField, Select, TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
-import { bodyFromForm, changedFields, emptyForm, formFromRecord, type AssistantForm } from './assistant-form';
+import { backchannelErrors, bodyFromForm, changedFields, emptyForm, formFromRecord, type AssistantForm } from './assistant-form';
 import { AssistantVersions } from './AssistantVersions';
 import { WebhookSwitches } from './AssistantWebhooks';
 import { TalkPanel } from './TalkPanel';
@@ -167,6 +167,13 @@ export default function AssistantEdit() {
           {form.use_min_interrupt_words && (
             <NumberField label="Minimum interrupt words (0–10)" value={form.min_interrupt_words} onChange={set('min_interrupt_words')} errors={errors.min_interrupt_words} />
           )}
+          <TextField
+            label="Backchannel words"
+            value={form.backchannel_words}
+            onChange={set('backchannel_words')}
+            errors={backchannelErrors(errors)}
+            hint="Comma-separated, up to 50 words of up to 40 characters. Said over a reply they never interrupt it (like mhm, yeah, okay in the built-in list)."
+          />
           <NumberField label="Ambient sound volume (0–1)" value={form.ambient_sound_volume} onChange={set('ambient_sound_volume')} errors={errors.ambient_sound_volume} />
           <Checkbox label="Filler audio" checked={form.filler_audios} onChange={set('filler_audios')} errors={errors.filler_audios} />
           <Checkbox label="Noise cancellation" checked={form.noise_cancellation} onChange={set('noise_cancellation')} errors={errors.noise_cancellation} />

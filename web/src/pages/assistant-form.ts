@@ -45,6 +45,8 @@ export interface AssistantForm {
   allow_interruptions: boolean;
   use_min_interrupt_words: boolean;
   min_interrupt_words: string;
+  /** `backchannel_words`, comma-separated: the assistant's own words that never interrupt it. */
+  backchannel_words: string;
   ambient_sound_volume: string;
   filler_audios: boolean;
   noise_cancellation: boolean;
@@ -93,6 +95,7 @@ export function emptyForm(): AssistantForm {
     allow_interruptions: true,
     use_min_interrupt_words: false,
     min_interrupt_words: '0',
+    backchannel_words: '',
     ambient_sound_volume: '',
     filler_audios: false,
     noise_cancellation: false,
@@ -146,6 +149,7 @@ export function formFromRecord(r: AssistantRecord, models: { id: number; name: s
     allow_interruptions: Boolean(r.allow_interruptions),
     use_min_interrupt_words: minWords > 0,
     min_interrupt_words: String(minWords),
+    backchannel_words: ((r.backchannel_words as string[] | undefined) ?? []).join(', '),
     ambient_sound_volume: num(r.ambient_sound_volume),
     filler_audios: Number(r.fillers) === 1,
     noise_cancellation: Boolean(r.enable_noise_cancellation),
@@ -210,6 +214,10 @@ export function bodyFromForm(f: AssistantForm): Record<string, unknown> {
     endpoint_type: f.endpoint_type,
     allow_interruptions: f.allow_interruptions,
     use_min_interrupt_words: f.use_min_interrupt_words,
+    backchannel_words: f.backchannel_words
+      .split(',')
+      .map((w) => w.trim())
+      .filter((w) => w !== ''),
     filler_audios: f.filler_audios,
     noise_cancellation: f.noise_cancellation,
     end_call_on_voicemail: f.end_call_on_voicemail,
@@ -229,4 +237,12 @@ export function changedFields(initial: AssistantForm, current: AssistantForm): R
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(b)) if (JSON.stringify(a[k]) !== JSON.stringify(v)) out[k] = v;
   return out;
+}
+
+/** The errors of `backchannel_words` and of its items (`backchannel_words.3`), under the one field. */
+export function backchannelErrors(errors: Record<string, string[] | undefined>): string[] | undefined {
+  const all = Object.entries(errors)
+    .filter(([k]) => k === 'backchannel_words' || k.startsWith('backchannel_words.'))
+    .flatMap(([, v]) => v ?? []);
+  return all.length > 0 ? all : undefined;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "assistants" ADD COLUMN "backchannel_words" jsonb DEFAULT '[]'::jsonb NOT NULL;
