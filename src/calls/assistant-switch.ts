@@ -12,12 +12,18 @@ import { DEFAULT_END_CALL_DESCRIPTION, END_CALL_TOOL, type SessionSettings } fro
 import { toolFunction, type MidCallTool } from './tool-runner.js';
 import type { LlmStageOptions } from '../voice/llm.js';
 import type { VoiceCall } from '../voice/voice-call.js';
+import type { CallKnowledge } from '../voice/ports.js';
 
-/** What the LLM may call: mid-call tools, built-ins, end-call (last). */
-export function functionSpecs(settings: Pick<SessionSettings, 'tools' | 'endCallDescription'>, builtins: BuiltinToolbox | undefined): ToolSpec[] {
+/** What the LLM may call: mid-call tools, built-ins, the knowledge base's search, end-call (last). */
+export function functionSpecs(
+  settings: Pick<SessionSettings, 'tools' | 'endCallDescription'>,
+  builtins: BuiltinToolbox | undefined,
+  knowledge?: CallKnowledge | null,
+): ToolSpec[] {
   return [
     ...settings.tools.map(toolFunction),
     ...(builtins?.specs ?? []),
+    ...(knowledge?.spec ? [knowledge.spec] : []),
     {
       name: END_CALL_TOOL,
       description: builtins?.endCallDescription || settings.endCallDescription?.trim() || DEFAULT_END_CALL_DESCRIPTION,
@@ -33,6 +39,8 @@ export interface SwitchableConversation {
   toolsByName: Map<string, MidCallTool>;
   specs: ToolSpec[];
   builtins: BuiltinToolbox | undefined;
+  /** The call's knowledge base (the first assistant's: it stays through a hand-over, docs/decisions.md). */
+  knowledge: CallKnowledge | null;
   /** The voice pipeline's LLM options (audio legs), else null. */
   llmOptions: LlmStageOptions | null;
   /** The voice pipeline and its leg's sample rate (audio legs), else null. */
@@ -57,7 +65,7 @@ export function switchAssistant(c: SwitchableConversation, { target }: NonNullab
   c.toolsByName.clear();
   for (const tool of target.tools) c.toolsByName.set(tool.name, tool);
   c.builtins?.replaceItems(target.builtinTools, target.timezone);
-  c.specs.splice(0, c.specs.length, ...functionSpecs(c.settings, c.builtins));
+  c.specs.splice(0, c.specs.length, ...functionSpecs(c.settings, c.builtins, c.knowledge));
   // Its tools reach the pipeline through `toolsByName` (the session's tools port), replaced above.
   if (c.llmOptions) Object.assign(c.llmOptions, { model: target.model, temperature: target.temperature });
   if (c.voice) {

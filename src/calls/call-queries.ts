@@ -113,6 +113,7 @@ export const CLAIM_AND_LOAD = `
          a.synthesizer_provider_id, a.transcriber_provider_id,
          v.provider AS voice_provider, v.provider_voice_id, l.iso_2 AS language_iso2,
          a.builtin_tools, a.timezone AS assistant_timezone,
+         (SELECT kb.id FROM knowledge_bases kb WHERE kb.id = a.knowledgebase_id AND kb.user_id = c.user_id) AS knowledgebase_id, a.knowledgebase_mode,
          ${ASSISTANT_TOOLS} AS tools
     FROM claimed c
     LEFT JOIN assistants a ON a.id = c.assistant_id
@@ -170,6 +171,9 @@ export interface LoadedCall {
   language_iso2: string | null;
   builtin_tools: StoredBuiltinTool[] | null;
   assistant_timezone: string | null;
+  /** The assistant's knowledge base, only when it is the call's user's own (null otherwise or without one). */
+  knowledgebase_id: number | null;
+  knowledgebase_mode: string | null;
 }
 
 /**

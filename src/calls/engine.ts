@@ -20,6 +20,7 @@ import { loadHandOver, warmTransferDeps } from './hand-over.js';
 import { sessionSettingsOf } from './call-settings.js';
 import { assistantVoiceRow, bind, ASSISTANT_EXISTS, CLAIM_AND_LOAD, INSERT_CALL, INSERT_CALLS, insertManyValues, insertValues, LOCK_AND_LIMIT, type LoadedCall } from './call-queries.js';
 import { finalizeCall } from './finalize.js';
+import { knowledgeOfCall } from './knowledge.js';
 import { CallLimitError, USER_CALLS_LOCK } from './limits.js';
 import { runPostCall } from './post-call.js';
 import { RemoteCalls } from './remote-calls.js';
@@ -199,6 +200,7 @@ export class CallEngine implements CallService {
     }
     const settings = sessionSettingsOf(call);
     const { variables, model: modelName, temperature } = settings;
+    const knowledge = await knowledgeOfCall(this.ctx, call, settings, log);
     const direction = call.type === 'inbound' ? 'inbound' : 'outbound';
     if (!attach && placesRemotely(carrier)) {
       await this.remote.place(carrier, {
@@ -250,6 +252,7 @@ export class CallEngine implements CallService {
         log,
         turns: new TurnTracker(turnRecorder, this.clock),
         voice,
+        knowledge,
         builtins: new BuiltinToolbox(call.builtin_tools ?? [], {
           leg,
           clock: this.clock,

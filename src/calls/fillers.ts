@@ -104,10 +104,13 @@ export class FillerScheduler {
     this.usedThisTurn = 0;
   }
 
-  /** A wait begins; `callerText` is what the caller said last (the mood of a slow-LLM filler). */
-  waiting(reason: FillerReason, callerText: string | null = null): void {
+  /**
+   * A wait begins; `callerText` is what the caller said last (the mood of a slow-LLM filler).
+   * `always`: a filler even with `fillers` off (the knowledge base's search: docs/decisions.md).
+   */
+  waiting(reason: FillerReason, callerText: string | null = null, always = false): void {
     this.cancel();
-    if (!this.enabled) return;
+    if (!this.enabled && !always) return;
     const arm = (ms: number) => {
       this.timer = this.clock.setTimer(ms, () => {
         this.timer = null;
@@ -129,19 +132,24 @@ export class FillerScheduler {
   /**
    * On an audio leg the scheduler follows the pipeline's frames: a filler while the reply's
    * first words are slow and while a mid-call tool runs (not the end-call function); the first
-   * words, a tool's result or an interruption cancel it.
+   * words, a tool's result or an interruption cancel it. The knowledge base's search
+   * (`knowledgeFunction`) keeps its wait past its result, until the model's first words after it
+   * (the caller waits for both), and speaks a filler even with `fillers` off.
    */
-  follow(frame: Frame, endCallTool: string): void {
+  follow(frame: Frame, endCallTool: string, knowledgeFunction: string | null = null): void {
     switch (frame.kind) {
       case 'turn-started':
         this.newTurn();
         if (frame.turnKind === 'reply') this.waiting('slow-llm', frame.callerText);
         return;
       case 'tool-call':
-        if (frame.name !== endCallTool) this.waiting('tool');
+        if (frame.name === knowledgeFunction) this.waiting('tool', null, true);
+        else if (frame.name !== endCallTool) this.waiting('tool');
+        return;
+      case 'tool-result':
+        if (frame.name !== knowledgeFunction) this.cancel();
         return;
       case 'llm-delta':
-      case 'tool-result':
       case 'interruption':
       case 'cancel':
         this.cancel();

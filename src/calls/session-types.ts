@@ -12,7 +12,7 @@ import type { EndStatus } from './state-machine.js';
 import type { MidCallTool, ToolOutcome } from './tool-runner.js';
 import type { TurnTracker } from './turns.js';
 import type { VoiceCallFactory } from '../voice/voice-call.js';
-import type { ToolCallRecord } from '../voice/ports.js';
+import type { CallKnowledge, ToolCallRecord } from '../voice/ports.js';
 import type { BuiltinToolbox } from './builtin-tools/index.js';
 import type { Logger } from 'pino';
 
@@ -88,6 +88,8 @@ export interface SessionDeps {
   turns?: TurnTracker;
   /** The assistant's built-in tools as LLM functions (src/calls/builtin-tools). */
   builtins?: BuiltinToolbox;
+  /** The assistant's knowledge base (src/calls/knowledge.ts): a search function, or passages before each reply. */
+  knowledge?: CallKnowledge | null;
 }
 
 export interface SessionHooks {

@@ -101,7 +101,7 @@ export class CallSession {
     if (deps.llm.transcriptNote) this.lines.push(deps.llm.transcriptNote);
     if (settings.systemPrompt.trim() !== '') this.messages.push({ role: 'system', content: settings.systemPrompt });
     for (const tool of settings.tools) this.toolsByName.set(tool.name, tool);
-    this.specs = functionSpecs(settings, deps.builtins);
+    this.specs = functionSpecs(settings, deps.builtins, deps.knowledge);
     this.timers = new CallTimers(
       deps.clock,
       {
@@ -173,6 +173,7 @@ export class CallSession {
         toolsByName: this.toolsByName,
         specs: this.specs,
         builtins: this.deps.builtins,
+        knowledge: this.deps.knowledge ?? null,
         llmOptions: this.llmOptions,
         voice: this.voice && media ? { call: this.voice, sampleRate: media.sampleRate } : null,
         log: this.deps.log,
@@ -396,6 +397,7 @@ export class CallSession {
         onToolCall: (record) => this.toolRecords.push(record),
         builtins: this.deps.builtins && this.voiceBuiltins(this.deps.builtins),
         onNote: (line) => this.lines.push(line),
+        knowledge: this.deps.knowledge,
       };
     this.llmOptions = llmOptions;
     const voice = factory(media, {
@@ -418,7 +420,7 @@ export class CallSession {
         this.callerSpeechOnsets++;
         this.voicemail?.heardSomething();
       }
-      this.fillers.follow(frame, END_CALL_TOOL);
+      this.fillers.follow(frame, END_CALL_TOOL, this.deps.knowledge?.spec?.name ?? null);
       // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
       if (frame.kind === 'end-of-turn') this.greeted = true;
       else if (frame.kind === 'hang-up' && !frame.remote) this.voiceHangUp(frame);

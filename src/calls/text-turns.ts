@@ -13,6 +13,7 @@ import type { MidCallTool } from './tool-runner.js';
 import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
 import { withoutPlaceholders } from './variables.js';
 import { answerToolCall } from '../voice/tool-history.js';
+import { withContext } from '../voice/ports.js';
 import { applyBuiltinResult } from './builtin-effects.js';
 import { APOLOGY_LINE, END_CALL_TOOL, textStages, type SessionDeps, type SessionSettings, type ToolCallRecord } from './session-types.js';
 
@@ -133,13 +134,18 @@ export class TextTurns {
   private async llmTurn(): Promise<void> {
     const h = this.host;
     h.fillers.newTurn();
+    const knowledge = this.deps.knowledge;
+    // `prompt` mode: the passages for the caller's words, before the model is asked (this reply only).
+    const prepared = knowledge ? await knowledge.beforeReply(h.messages) : null;
+    if (h.ended) return;
+    if (prepared) h.turns.knowledge(prepared.lookup);
     for (let step = 0; step < MAX_STEPS_PER_TURN; step++) {
       h.timers.activity();
       h.fillers.waiting('slow-llm', this.lastCallerText());
       const completion = await this.deps.llm.complete({
         model: this.settings.model,
         temperature: this.settings.temperature,
-        messages: [...h.messages],
+        messages: withContext(h.messages, prepared?.context ?? null),
         tools: h.specs,
         signal: h.signal,
         onText: () => {
@@ -184,6 +190,14 @@ export class TextTurns {
           const step = await this.runBuiltin(this.deps.builtins, call.id, call.name, call.arguments);
           if (step === true) return;
           if (step === 'switched' || step === 'greeted') switched = step;
+          continue;
+        }
+        if (knowledge?.has(call.name)) {
+          h.fillers.waiting('tool');
+          const found = await knowledge.run(call.arguments).finally(() => h.fillers.cancel());
+          if (h.ended) return;
+          h.turns.knowledge(found.lookup);
+          answerToolCall(h.messages, call.id, found.content);
           continue;
         }
         const tool = h.toolsByName.get(call.name);

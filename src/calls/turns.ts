@@ -12,10 +12,10 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { storableJson, storableText } from '../lib/storable.js';
 import type { Clock } from '../telephony/clock.js';
-import type { FillerReason, TurnError, TurnKind, TurnLog, TurnStage } from '../voice/ports.js';
+import type { FillerReason, KnowledgeLookup, TurnError, TurnKind, TurnLog, TurnStage } from '../voice/ports.js';
 
 /** The turn vocabulary is the voice pipeline's (it stamps turns through its `TurnLog` port). */
-export type { FillerReason, TurnError, TurnKind, TurnStage };
+export type { FillerReason, KnowledgeLookup, TurnError, TurnKind, TurnStage };
 
 export interface BargeIn {
   /** Milliseconds from the turn's start to the caller's speech onset. */
@@ -46,6 +46,8 @@ export interface TurnRecord {
   fillers: FillerUse[];
   /** The first provider failure in the turn; null when none failed. */
   error: TurnError | null;
+  /** The knowledge base's passages the turn used (the model's searches, or what `prompt` mode put before the reply). */
+  knowledge: KnowledgeLookup[];
 }
 
 /** Where finished turns go. `record` never throws and never blocks the conversation. */
@@ -103,6 +105,7 @@ export class TurnTracker implements TurnLog {
         bargeIns: [],
         fillers: [],
         error: this.pendingError,
+        knowledge: [],
       },
     };
     this.pendingError = null;
@@ -156,6 +159,10 @@ export class TurnTracker implements TurnLog {
     else this.open.record.error ??= { stage: error.stage, message };
   }
 
+  knowledge(lookup: KnowledgeLookup): void {
+    this.open?.record.knowledge.push(lookup);
+  }
+
   /**
    * Closes the open turn (only if it is still turn `position`, when given) and records it. When interrupted, `heardText` replaces the assistant's
    * text (the caller heard only that much).
@@ -180,8 +187,8 @@ export class TurnTracker implements TurnLog {
 
 const INSERT_TURN = `
   INSERT INTO call_turns (call_id, position, kind, started_at, caller_text, assistant_text, interrupted,
-                          final_transcript_ms, llm_first_token_ms, tts_first_byte_ms, first_audio_ms, barge_ins, fillers, error)
-  VALUES ($1, $2, $3, to_timestamp($4::double precision / 1000), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14::jsonb)
+                          final_transcript_ms, llm_first_token_ms, tts_first_byte_ms, first_audio_ms, barge_ins, fillers, error, knowledge)
+  VALUES ($1, $2, $3, to_timestamp($4::double precision / 1000), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb)
   ON CONFLICT (call_id, position) DO NOTHING`;
 
 /**
@@ -215,6 +222,7 @@ export class DbTurnRecorder implements TurnRecorder {
       JSON.stringify(storableJson(turn.bargeIns.map((b) => ({ at_ms: b.atMs, heard_text: b.heardText })))),
       JSON.stringify(storableJson(turn.fillers.map((f) => ({ at_ms: f.atMs, text: f.text, reason: f.reason })))),
       turn.error === null ? null : JSON.stringify(storableJson(turn.error)),
+      JSON.stringify(storableJson(turn.knowledge.map(knowledgeJson))),
     ];
     this.chain = this.chain
       .then(async () => {
@@ -226,4 +234,13 @@ export class DbTurnRecorder implements TurnRecorder {
   flush(): Promise<void> {
     return this.chain;
   }
+}
+
+/** A lookup as `call_turns.knowledge` stores it (and `/turns` shows it). */
+function knowledgeJson(l: KnowledgeLookup) {
+  return {
+    mode: l.mode,
+    query: l.query,
+    passages: l.passages.map((p) => ({ document_id: p.documentId, document_name: p.documentName, chunk_id: p.chunkId, heading: p.heading, score: p.score })),
+  };
 }

@@ -467,6 +467,13 @@ export const instances = pgTable('instances', {
  * of speech, or the moment the assistant chose to speak on its own: greeting, re-engagement).
  * Null timings: that stage did not happen in the turn. Written by src/calls/turns.ts.
  */
+/** One use of a knowledge base in a call's turn, as stored. */
+export interface TurnKnowledgeJson {
+  mode: 'function_call' | 'prompt';
+  query: string | null;
+  passages: { document_id: number; document_name: string; chunk_id: number | null; heading: string; score: number | null }[];
+}
+
 export const callTurns = pgTable('call_turns', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   callId: integer('call_id').notNull().references(() => calls.id, { onDelete: 'cascade' }),
@@ -487,6 +494,8 @@ export const callTurns = pgTable('call_turns', {
   fillers: jsonb('fillers').$type<{ at_ms: number; text: string; reason: string }[]>().notNull().default([]),
   /** `{stage, message}`: the first provider failure (stt, llm, tts) in this turn; null when none. */
   error: jsonb('error').$type<{ stage: string; message: string }>(),
+  /** `[{mode, query, passages: [{document_id, document_name, chunk_id, heading, score}]}]`: the knowledge base's passages this turn used. */
+  knowledge: jsonb('knowledge').$type<TurnKnowledgeJson[]>().notNull().default([]),
 }, (t) => [uniqueIndex('call_turns_call_position_idx').on(t.callId, t.position)]);
 
 // ---------------------------------------------------------------- browser calls

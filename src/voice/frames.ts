@@ -14,7 +14,7 @@
  * Times (`at`) are milliseconds on the call's monotonic clock (src/telephony/clock.ts).
  */
 import type { TtsAlignment } from '../providers/tts/types.js';
-import type { FillerReason, TurnKind } from './ports.js';
+import type { FillerReason, KnowledgeLookup, TurnKind } from './ports.js';
 import type { SttTurnFrame, TurnModelFrame } from './turn/signals.js';
 
 export type TurnId = number;
@@ -63,6 +63,8 @@ export type Frame =
   | { kind: 'tool-call'; turn: TurnId; id: string; name: string; arguments: string; at: number }
   /** A mid-call tool answered. */
   | { kind: 'tool-result'; turn: TurnId; id: string; name: string; ok: boolean; content: string; at: number }
+  /** The knowledge base was used for this turn (the model's search, or passages put before the reply). */
+  | { kind: 'knowledge'; turn: TurnId; lookup: KnowledgeLookup; at: number }
   /** A piece of text to speak (a sentence or clause from the aggregator, a scripted line, a filler). */
   | { kind: 'speak'; turn: TurnId; text: string; source: SpeechSource; at: number }
   /** No more text for this turn (the TTS stream may flush and end). */

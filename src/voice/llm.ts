@@ -16,7 +16,7 @@
 import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
-import type { CallBuiltins, CallTools, ToolCallRecord } from './ports.js';
+import { withContext, type CallBuiltins, type CallKnowledge, type CallTools, type ToolCallRecord } from './ports.js';
 import { answerOpenToolCalls, answerToolCall, CANCELLED_TOOL_RESULT } from './tool-history.js';
 
 export const END_CALL_FUNCTION = 'end-call';
@@ -39,6 +39,8 @@ export interface LlmStageOptions {
   builtins?: CallBuiltins;
   /** A transcript line that is not speech (a built-in's note, e.g. the keys pressed). */
   onNote?(line: string): void;
+  /** The assistant's knowledge base: its search function (already in `specs`) or the passages put before each reply. */
+  knowledge?: CallKnowledge | null;
 }
 
 export class LlmStage implements Stage {
@@ -71,12 +73,16 @@ export class LlmStage implements Stage {
     const added: Extract<ChatMessage, { role: 'assistant' }>[] = [];
     this.turnMessages.set(turn, added);
     try {
+      // `prompt` mode: the passages for the caller's words, before the model is asked (this reply only).
+      const prepared = o.knowledge ? await o.knowledge.beforeReply(o.messages) : null;
+      if (signal.aborted) return;
+      if (prepared) this.push({ kind: 'knowledge', turn, lookup: prepared.lookup, at: now() });
       for (let step = 0; step < MAX_STEPS_PER_TURN; step++) {
         let streamed = false;
         const completion = await o.llm.complete({
           model: o.model,
           temperature: o.temperature,
-          messages: [...o.messages],
+          messages: withContext(o.messages, prepared?.context ?? null),
           tools: o.specs,
           signal,
           onText: (delta) => {
@@ -147,6 +153,14 @@ export class LlmStage implements Stage {
       }
       if (o.builtins?.has(call.name)) {
         if (await this.builtin(turn, call, ctx)) return true;
+        continue;
+      }
+      if (o.knowledge?.has(call.name)) {
+        const found = await o.knowledge.run(call.arguments);
+        if (signal.aborted) return true;
+        answerToolCall(o.messages, call.id, found.content);
+        this.push({ kind: 'knowledge', turn, lookup: found.lookup, at: now() });
+        this.push({ kind: 'tool-result', turn, id: call.id, name: call.name, ok: found.ok, content: found.content, at: now() });
         continue;
       }
       if (!o.tools.has(call.name)) {

@@ -11,6 +11,7 @@
  *
  * The LLM history is a plain `ChatMessage[]` the call shares with the pipeline.
  */
+import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
 import type { TurnId } from './frames.js';
 
 /** What a mid-call tool's run came to (the model reads `content`). */
@@ -59,6 +60,64 @@ export interface CallBuiltins {
   run(name: string, argumentsJson: string): Promise<BuiltinOutcome>;
 }
 
+/** One passage of a knowledge base a turn used: which document and chunk, and how well it matched. */
+export interface KnowledgePassageUse {
+  documentId: number;
+  documentName: string;
+  /** null when a whole document was in the prompt (`prompt` mode, a base within the budget). */
+  chunkId: number | null;
+  heading: string;
+  /** The search's score (reciprocal-rank fusion); null for a whole document in the prompt. */
+  score: number | null;
+}
+
+/** One use of the knowledge base in a turn: the model's search, or what `prompt` mode put before the reply. */
+export interface KnowledgeLookup {
+  mode: 'function_call' | 'prompt';
+  /** What was searched for; null when the whole base was in the prompt. */
+  query: string | null;
+  passages: KnowledgePassageUse[];
+}
+
+/**
+ * The assistant's knowledge base as the call offers it (src/calls/knowledge.ts implements it;
+ * the pipeline knows neither the database nor the search):
+ *   - `function_call` mode: `spec` is a function the model may call; `run` searches and answers it;
+ *   - `prompt` mode: `beforeReply` gives, for each reply, the passages to put before the
+ *     caller's last words (or, with the whole base in the system prompt, only the record).
+ */
+export interface CallKnowledge {
+  /** The search function offered to the model (already among the call's functions); null in `prompt` mode. */
+  readonly spec: ToolSpec | null;
+  has(name: string): boolean;
+  /** Runs the search function: what the model reads (JSON text), and the turn's record of it. */
+  run(argumentsJson: string): Promise<{ ok: boolean; content: string; lookup: KnowledgeLookup }>;
+  /**
+   * `prompt` mode, before the model answers the conversation `messages` (the caller's words last):
+   * `context` is a system message to place before the caller's last words for this reply only
+   * (null: nothing to add), `lookup` what the turn records; null: nothing to do (function_call mode).
+   */
+  beforeReply(messages: readonly ChatMessage[]): Promise<{ context: string | null; lookup: KnowledgeLookup } | null>;
+}
+
+/**
+ * The request's messages with `context` as a system message right before the caller's last
+ * words (the conversation's own history is left as it is: the passages are for this reply).
+ */
+export function withContext(messages: readonly ChatMessage[], context: string | null): ChatMessage[] {
+  const copy = [...messages];
+  if (context === null) return copy;
+  let at = copy.length;
+  for (let i = copy.length - 1; i >= 0; i--) {
+    if (copy[i]!.role === 'user') {
+      at = i;
+      break;
+    }
+  }
+  copy.splice(at, 0, { role: 'system', content: context });
+  return copy;
+}
+
 export type TurnKind = 'greeting' | 'reply' | 'reengagement' | 'voicemail';
 
 /** Stages of a turn in the order they normally happen. */
@@ -86,6 +145,8 @@ export interface TurnLog {
   bargeIn(heardText: string, at?: number): void;
   filler(text: string, reason: FillerReason, at?: number): void;
   error(error: TurnError): void;
+  /** The knowledge base was used in the open turn (a search, or the passages put before the reply). */
+  knowledge(lookup: KnowledgeLookup): void;
   /** Closes the open turn (only if it is still turn `position`, when given). */
   finish(options?: { interrupted?: boolean; heardText?: string; position?: number }): void;
 }

@@ -13,7 +13,7 @@
 import type { TurnId } from './frames.js';
 import type { LlmStageOptions } from './llm.js';
 import type { Push } from './pipeline.js';
-import type { BuiltinOutcome } from './ports.js';
+import type { BuiltinOutcome, CallKnowledge } from './ports.js';
 
 /** What of the stage's current answer a function call reads and changes. */
 export interface FunctionAnswer {
@@ -26,7 +26,7 @@ export interface FunctionAnswer {
   effects: BuiltinOutcome | null;
 }
 
-export type FunctionConversation = Pick<LlmStageOptions, 'tools' | 'onToolCall' | 'builtins' | 'onNote'>;
+export type FunctionConversation = Pick<LlmStageOptions, 'tools' | 'onToolCall' | 'builtins' | 'onNote' | 'knowledge'>;
 
 interface StageEnv {
   now(): number;
@@ -39,6 +39,7 @@ interface StageEnv {
 /** Runs function `call` (not end-call, which the stage keeps) for answer `a`. */
 export function runFunctionCall(conversation: FunctionConversation, a: FunctionAnswer, call: { id: string; name: string; arguments: string }, env: StageEnv): void {
   if (conversation.builtins?.has(call.name)) return runBuiltin(conversation, a, call, env);
+  if (conversation.knowledge?.has(call.name)) return runKnowledge(conversation.knowledge, a, call, env);
   if (!conversation.tools.has(call.name)) {
     a.results.push({ callId: call.id, output: JSON.stringify({ error: `unknown tool ${call.name}` }) });
     return;
@@ -50,6 +51,19 @@ export function runFunctionCall(conversation: FunctionConversation, a: FunctionA
     if (a.over || env.closed()) return;
     env.push({ kind: 'tool-result', turn: a.turn, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content, at: env.now() });
     a.results.push({ callId: call.id, output: outcome.content });
+    if (a.responseDone) env.resultsReady();
+  });
+}
+
+/** The knowledge base's search: its passages are the output; the turn records which. */
+function runKnowledge(knowledge: CallKnowledge, a: FunctionAnswer, call: { id: string; name: string; arguments: string }, env: StageEnv): void {
+  a.toolsRunning++;
+  void knowledge.run(call.arguments).then((found) => {
+    a.toolsRunning--;
+    if (a.over || env.closed()) return;
+    env.push({ kind: 'knowledge', turn: a.turn, lookup: found.lookup, at: env.now() });
+    env.push({ kind: 'tool-result', turn: a.turn, id: call.id, name: call.name, ok: found.ok, content: found.content, at: env.now() });
+    a.results.push({ callId: call.id, output: found.content });
     if (a.responseDone) env.resultsReady();
   });
 }

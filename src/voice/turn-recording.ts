@@ -81,6 +81,9 @@ export class TurnRecordingStage implements Stage {
       case 'filler':
         t.filler(frame.text, frame.reason, frame.at);
         return;
+      case 'knowledge':
+        t.knowledge(frame.lookup);
+        return;
       case 'interruption':
         t.bargeIn(frame.heardText, frame.at);
         t.finish({ interrupted: true, heardText: frame.heardText, position: this.positions.get(frame.turn) });

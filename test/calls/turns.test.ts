@@ -23,6 +23,8 @@ describe('TurnTracker', () => {
     await clock.advance(300);
     turns.stage('llmFirstToken');
     turns.filler('One moment.', 'slow-llm');
+    const lookup = { mode: 'function_call' as const, query: 'opening hours', passages: [{ documentId: 3, documentName: 'Hours', chunkId: 41, heading: 'Hours', score: 0.0328 }] };
+    turns.knowledge(lookup);
     await clock.advance(50);
     turns.stage('llmFirstToken');
     turns.stage('ttsFirstByte');
@@ -45,6 +47,7 @@ describe('TurnTracker', () => {
         bargeIns: [{ atMs: 1170, heardText: 'Sure, what' }],
         fillers: [{ atMs: 500, text: 'One moment.', reason: 'slow-llm' }],
         error: null,
+        knowledge: [lookup],
       },
     ]);
     expect(turns.active).toBe(false);

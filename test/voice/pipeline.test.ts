@@ -153,6 +153,10 @@ describe('TurnRecordingStage', () => {
     p.push({ kind: 'llm-delta', turn: 1, text: 'Sure', at: 1400 });
     p.push({ kind: 'speak', turn: 1, text: 'Sure, what time suits you?', source: 'llm', at: 1450 });
     p.push({ kind: 'filler', turn: 1, text: 'One moment.', reason: 'tool', at: 1460 });
+    const lookup = { mode: 'function_call' as const, query: 'free slots', passages: [{ documentId: 2, documentName: 'Hours', chunkId: 9, heading: 'Hours', score: 0.03 }] };
+    p.push({ kind: 'knowledge', turn: 1, lookup, at: 1470 });
+    // Another turn's lookup is not this turn's.
+    p.push({ kind: 'knowledge', turn: 7, lookup: { ...lookup, query: 'elsewhere' }, at: 1471 });
     p.push({ kind: 'tts-audio', turn: 1, samples: new Int16Array(160), sampleRate: 8000, at: 1500 });
     p.push({ kind: 'audio-out', turn: 1, samples: new Int16Array(160), at: 1510 });
     p.push({ kind: 'audio-out', turn: 1, samples: new Int16Array(160), at: 1530 });
@@ -171,6 +175,7 @@ describe('TurnRecordingStage', () => {
         bargeIns: [{ atMs: 1000, heardText: 'Sure, what' }],
         fillers: [{ atMs: 460, text: 'One moment.', reason: 'tool' }],
         error: null,
+        knowledge: [lookup],
       },
     ]);
   });

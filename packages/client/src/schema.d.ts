@@ -3002,7 +3002,7 @@ export interface paths {
         };
         /**
          * The turns of one of the caller's calls, with each turn's stage timings
-         * @description One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, the LLM's first token, the speech provider's first byte and the first audio frame sent; and, when a provider failed, which one and why. Turns appear as they finish.
+         * @description One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, the LLM's first token, the speech provider's first byte and the first audio frame sent; when a provider failed, which one and why; and the knowledge base's passages the turn used (document, passage, score). Turns appear as they finish.
          */
         get: {
             parameters: {
@@ -3050,6 +3050,26 @@ export interface paths {
                                 interrupted: boolean;
                                 /** @enum {string} */
                                 kind: "greeting" | "reply" | "reengagement" | "voicemail";
+                                /** @description The knowledge base's passages the turn used, one entry per search */
+                                knowledge: {
+                                    /**
+                                     * @description function_call: the model searched the knowledge base; prompt: the assistant's knowledge_base_mode put the passages before the reply
+                                     * @enum {string}
+                                     */
+                                    mode: "function_call" | "prompt";
+                                    passages: {
+                                        /** @description The passage (null: the whole document was in the prompt) */
+                                        chunk_id: number | null;
+                                        document_id: number;
+                                        document_name: string;
+                                        /** @description The headings above the passage */
+                                        heading: string;
+                                        /** @description The search's score (reciprocal-rank fusion of its lists); null for a whole document */
+                                        score: number | null;
+                                    }[];
+                                    /** @description What was searched for; null when the whole knowledge base was in the prompt */
+                                    query: string | null;
+                                }[];
                                 /** @description 0-based, in the order the turns began */
                                 position: number;
                                 /** @description ISO 8601 (UTC): the caller's end of speech, or when the assistant chose to speak on its own */

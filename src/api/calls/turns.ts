@@ -35,6 +35,23 @@ export const turnSchema = z.object({
     .object({ stage: z.enum(['stt', 'llm', 'tts']), message: z.string() })
     .nullable()
     .describe("The first provider failure in the turn (speech-to-text, the language model, text-to-speech) and the provider's error; null when none failed"),
+  knowledge: z
+    .array(
+      z.object({
+        mode: z.enum(['function_call', 'prompt']).describe("function_call: the model searched the knowledge base; prompt: the assistant's knowledge_base_mode put the passages before the reply"),
+        query: z.string().nullable().describe('What was searched for; null when the whole knowledge base was in the prompt'),
+        passages: z.array(
+          z.object({
+            document_id: z.number().int(),
+            document_name: z.string(),
+            chunk_id: z.number().int().nullable().describe('The passage (null: the whole document was in the prompt)'),
+            heading: z.string().describe('The headings above the passage'),
+            score: z.number().nullable().describe("The search's score (reciprocal-rank fusion of its lists); null for a whole document"),
+          }),
+        ),
+      }),
+    )
+    .describe("The knowledge base's passages the turn used, one entry per search"),
 });
 
 export type TurnJson = z.infer<typeof turnSchema>;
@@ -55,12 +72,13 @@ interface TurnRow {
   barge_ins: TurnJson['barge_ins'];
   fillers: TurnJson['fillers'];
   error: TurnJson['error'];
+  knowledge: TurnJson['knowledge'] | null;
 }
 
 /** The call (only when it is the user's) and its turns, in one statement; no turn row for a call without turns. */
 const SELECT_TURNS = `
   SELECT c.id AS call_id, c.assistant_version, t.position, t.kind, t.started_at::text AS started_at, t.caller_text, t.assistant_text, t.interrupted,
-         t.final_transcript_ms, t.llm_first_token_ms, t.tts_first_byte_ms, t.first_audio_ms, t.barge_ins, t.fillers, t.error
+         t.final_transcript_ms, t.llm_first_token_ms, t.tts_first_byte_ms, t.first_audio_ms, t.barge_ins, t.fillers, t.error, t.knowledge
     FROM calls c
     LEFT JOIN call_turns t ON t.call_id = c.id
    WHERE c.id = $1 AND c.user_id = $2
@@ -83,6 +101,7 @@ export function serializeTurn(row: TurnRow): TurnJson {
     barge_ins: row.barge_ins,
     fillers: row.fillers,
     error: row.error,
+    knowledge: row.knowledge ?? [],
   };
 }
 
@@ -97,7 +116,8 @@ export async function callTurnRoutes(app: FastifyInstance): Promise<void> {
       description:
         "One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, " +
         "filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, " +
-        "the LLM's first token, the speech provider's first byte and the first audio frame sent; and, when a provider failed, which one and why. Turns appear as they finish.",
+        "the LLM's first token, the speech provider's first byte and the first audio frame sent; when a provider failed, which one and why; " +
+        "and the knowledge base's passages the turn used (document, passage, score). Turns appear as they finish.",
       params: idParam,
       response: {
         200: z.object({

@@ -15,8 +15,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The knowledge base's passages a turn used (what src/calls/turns.ts stores). */
+const KNOWLEDGE = {
+  mode: 'function_call' as const,
+  query: 'appointment slots',
+  passages: [{ document_id: 7, document_name: 'Booking', chunk_id: 1234, heading: 'Booking > Slots', score: 0.0325 }],
+};
+
 describe('GET /api/user/calls/{id}/turns', () => {
-  it('answers every turn in order with its texts, timings, barge-ins and fillers', async () => {
+  it('answers every turn in order with its texts, timings, barge-ins, fillers and knowledge passages', async () => {
     const call = await insertCall(t, alice.id);
     // Inserted out of order: the answer is ordered by position.
     await t.service.ctx.database.db.insert(callTurns).values([
@@ -35,6 +42,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
         bargeIns: [{ at_ms: 1900, heard_text: 'Sure, what' }],
         fillers: [{ at_ms: 800, text: 'One moment.', reason: 'tool' }],
         error: { stage: 'tts', message: 'OpenAI-compatible TTS: speech request timed out' },
+        knowledge: [KNOWLEDGE],
       },
       { callId: call.id, position: 0, kind: 'greeting', startedAt: '2026-11-24 10:00:00+00', assistantText: 'Hello!', ttsFirstByteMs: 90, firstAudioMs: 95 },
     ]);
@@ -53,6 +61,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
           barge_ins: [],
           fillers: [],
           error: null,
+          knowledge: [],
         },
         {
           position: 1,
@@ -65,6 +74,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
           barge_ins: [{ at_ms: 1900, heard_text: 'Sure, what' }],
           fillers: [{ at_ms: 800, text: 'One moment.', reason: 'tool' }],
           error: { stage: 'tts', message: 'OpenAI-compatible TTS: speech request timed out' },
+          knowledge: [KNOWLEDGE],
         },
       ],
       // A call inserted without one (as calls placed before versions were kept).

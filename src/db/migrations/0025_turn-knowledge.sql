@@ -1,0 +1,1 @@
+ALTER TABLE "call_turns" ADD COLUMN "knowledge" jsonb DEFAULT '[]'::jsonb NOT NULL;
