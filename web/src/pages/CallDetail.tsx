@@ -4,6 +4,7 @@ import { unwrap } from '../api';
 import { useApi } from '../session';
 import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
 import { useInterval, useLoad, useSubmit } from '../ui/hooks';
+import { TurnKnowledge } from './TurnKnowledge';
 import { TurnTimings } from './TurnTimings';
 
 const LIVE = ['initiated', 'ringing', 'in-progress'];
@@ -128,6 +129,7 @@ export default function CallDetail() {
       <section aria-labelledby="turns-heading">
         <h2 id="turns-heading">Turns and timings</h2>
         {turns.data ? <TurnTimings turns={turns.data} /> : <Loading what="the turns" />}
+        {turns.data && <TurnKnowledge turns={turns.data} />}
       </section>
 
       <section aria-labelledby="evaluation-heading">
