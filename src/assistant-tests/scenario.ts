@@ -42,7 +42,8 @@ const stepSchema = z.union([
 ]);
 
 const callerSchema = z.strictObject({
-  script: z.array(stepSchema).min(1, 'script needs at least one step').max(100).optional(),
+  // An empty script: the caller hangs up at its first turn (right after the greeting).
+  script: z.array(stepSchema).max(100).optional(),
   persona: z.string().trim().min(1).max(2000).optional(),
   goal: z.string().trim().min(1).max(2000).optional(),
   facts: z.record(z.string(), z.unknown()).optional(),

@@ -19,7 +19,30 @@ export function temperatureOf(stored: string | number | null | undefined): numbe
   return stored !== null && stored !== undefined && stored !== '' && Number.isFinite(n) ? n : DEFAULT_TEMPERATURE;
 }
 
-export function sessionSettingsOf(call: LoadedCall): SessionSettings {
+/** The columns of a loaded call its session's settings are read from (an assistant test gives the same, without a call). */
+export type SettingsColumns = Pick<
+  LoadedCall,
+  | 'assistant_variables'
+  | 'call_variables'
+  | 'system_prompt'
+  | 'initial_message'
+  | 'wait_for_customer'
+  | 'end_call_on_voicemail'
+  | 'voice_mail_message'
+  | 'language_iso2'
+  | 'silence_goodbye_message'
+  | 'max_duration'
+  | 'max_silence_duration'
+  | 'reengagement_interval'
+  | 'model'
+  | 'llm_temperature'
+  | 'tools'
+  | 'end_call_tool_description'
+  | 'fillers'
+  | 'filler_config'
+>;
+
+export function sessionSettingsOf(call: SettingsColumns): SessionSettings {
   const variables = { ...(call.assistant_variables ?? {}), ...(call.call_variables ?? {}) };
   return {
     systemPrompt: fillTemplate(call.system_prompt, variables),
