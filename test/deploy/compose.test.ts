@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config.js';
-import { readmeSettings, ROOT } from '../support/configuration-table.js';
+import { documentedSettings, ROOT } from '../support/configuration-table.js';
 
 interface Service {
   image?: string;
@@ -44,7 +44,7 @@ describe('compose.yaml', () => {
   });
 
   it('gives every instance the same environment, made only of documented settings', () => {
-    const documented = readmeSettings();
+    const documented = documentedSettings();
     const first = services[instances[0]].environment!;
     for (const name of instances) {
       const s = services[name];

@@ -1,15 +1,13 @@
-/** The README's configuration table, read the way an operator reads it. */
+/** The configuration reference (docs/configuration.md) and .env.example, read the way an operator reads them. */
 import fs from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Every setting named (in backticks, UPPER_CASE) in the first column of README "## Configuration". */
-export function readmeSettings(readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')): string[] {
-  const section = /^## Configuration\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
-  if (!section) throw new Error('README has no "## Configuration" section');
+/** Every setting named (in backticks, UPPER_CASE) in the first column of the reference's tables. */
+export function documentedSettings(reference = fs.readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8')): string[] {
   const names = new Set<string>();
-  for (const line of section.split('\n')) {
+  for (const line of reference.split('\n')) {
     if (!line.startsWith('|') || /^\|\s*-/.test(line)) continue;
     const first = line.split('|')[1] ?? '';
     for (const m of first.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]);
