@@ -1,7 +1,7 @@
 /**
  * The README as a new user meets it (issue 18): every ```sh block parses in plain `sh` (dash
  * here, the strictest common one), shell commands sit only in ```sh or ```bash blocks, and the
- * 60-second tour's blocks, run one after the other by `sh` against the real entry point on a
+ * five-minute tour's blocks, run one after the other by `sh` against the real entry point on a
  * fresh embedded database, end with the call and the campaign's lead completed — its waits
  * poll for the state they need, so a slow machine takes longer instead of failing.
  */
@@ -61,6 +61,15 @@ describe('README shell blocks', () => {
     expect(misfenced).toEqual([]);
   });
 
+  it('opens with the two commands and names the Node version package.json requires', () => {
+    const run = all.find((b) => b.section === 'Run it' && b.lang === 'sh');
+    expect(run?.body.trim()).toBe('npm ci && npm start');
+    const engines = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const version = /^>=(\d+\.\d+)$/.exec(engines)?.[1];
+    expect(version).toBeDefined();
+    expect(README).toContain(`Node.js ${version} or newer`);
+  });
+
   it('the tour has no fixed sleeps: its waits poll for a state with a timeout', () => {
     const tour = all.filter((b) => b.section !== '' && isTour(b) && b.lang === 'sh').map((b) => b.body).join('\n');
     expect(tour).not.toMatch(/^\s*sleep \d+\s*(#.*)?$/m);
@@ -68,9 +77,9 @@ describe('README shell blocks', () => {
   });
 });
 
-/** The tour: the blocks under "A 60-second tour" and its subsections, up to the next top-level section. */
+/** The tour: the blocks under "A five-minute tour" and its subsections, up to the next top-level section. */
 function isTour(b: Block): boolean {
-  const start = README.indexOf('## A 60-second tour');
+  const start = README.indexOf('## A five-minute tour');
   const end = README.indexOf('\n## ', start + 1);
   const at = README.split('\n').slice(0, b.line - 1).join('\n').length;
   return at > start && at < end;

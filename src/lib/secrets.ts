@@ -18,7 +18,7 @@ export type KeyPurpose = 'credentials' | 'links';
 
 export class SecretKeyMissingError extends Error {
   constructor() {
-    super('SECRET_KEY is not set: it is needed to store credentials and sign links (see the README).');
+    super('SECRET_KEY is not set: it is needed to store credentials and sign links (see docs/configuration.md).');
   }
 }
 
