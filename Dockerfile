@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Switchboard container image (issue 18). Two stages: build with the dev dependencies, then a
+# Switchboard container image. Two stages: build with the dev dependencies, then a
 # runtime stage with production dependencies only, running as the unprivileged `node` user.
 # test/deploy/dockerfile.test.ts runs this file's runtime steps (install, start command,
 # health check) in a clean folder, since the test machines have no container runtime.
@@ -9,6 +9,7 @@
 #
 # Without DATABASE_URL the image runs the embedded PostgreSQL (data in /app/data: mount a
 # volume there); with DATABASE_URL it uses your server (see compose.yaml, docs/deployment.md).
+# The command line is `switchboard` on the PATH: `docker exec <container> switchboard users list`.
 
 # ---- build: compile TypeScript (dist/) and the dashboard (web/dist/)
 FROM node:20-bookworm-slim AS build
@@ -28,6 +29,9 @@ RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no
 COPY --from=build /app/dist dist
 COPY --from=build /app/web/dist web/dist
 COPY --from=build /app/src/db/migrations src/db/migrations
+# The command line: bin/switchboard.js runs dist/cli; `switchboard` on the PATH calls it.
+COPY bin bin
+COPY deploy/switchboard /usr/local/bin/switchboard
 # The Silero VAD model is read from models/ at run time; NOTICE names it and eSpeak NG.
 COPY models models
 COPY LICENSE NOTICE README.md ./

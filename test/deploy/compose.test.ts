@@ -1,13 +1,15 @@
 /**
- * compose.yaml and its load balancer, read as Docker Compose and nginx would: PostgreSQL and
- * three Switchboard instances behind nginx, every instance's environment made of settings of
- * the README configuration table, the load balancer passing WebSocket upgrades to all three.
+ * compose.yaml and its load balancer, read as Docker Compose and nginx would: PostgreSQL, one
+ * shared recording store (MinIO) and three Switchboard instances behind nginx; every
+ * instance's environment passes every documented setting (docs/configuration.md) but the few
+ * that do not apply, and the load balancer passes WebSocket upgrades to all three.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, SETTING_NAMES } from '../../src/config.js';
+import { recordingStoreFor, S3RecordingStore } from '../../src/recordings/store.js';
 import { documentedSettings, ROOT } from '../support/configuration-table.js';
 
 interface Service {
@@ -19,6 +21,8 @@ interface Service {
   depends_on?: Record<string, { condition: string }> | string[];
   volumes?: string[];
   healthcheck?: { test: string[] };
+  command?: string[] | string;
+  entrypoint?: string[];
 }
 const compose = parse(fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
 const services = compose.services;
@@ -36,8 +40,8 @@ function interpolate(value: string, vars: Record<string, string>): string {
 }
 
 describe('compose.yaml', () => {
-  it('runs PostgreSQL, three Switchboard instances and a load balancer', () => {
-    expect(Object.keys(services).sort()).toEqual(['lb', 'postgres', 'switchboard-1', 'switchboard-2', 'switchboard-3']);
+  it('runs PostgreSQL, a recording store, three Switchboard instances and a load balancer', () => {
+    expect(Object.keys(services).sort()).toEqual(['lb', 'minio', 'minio-bucket', 'postgres', 'switchboard-1', 'switchboard-2', 'switchboard-3']);
     expect(services.postgres.image).toMatch(/^postgres:(1[5-9])/);
     expect(services.postgres.healthcheck?.test.join(' ')).toContain('pg_isready');
     expect(services.postgres.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
@@ -59,8 +63,46 @@ describe('compose.yaml', () => {
     for (const required of ['DATABASE_URL', 'ADMIN_TOKEN', 'SECRET_KEY', 'PUBLIC_BASE_URL']) expect(Object.keys(first)).toContain(required);
   });
 
+  it('passes every setting from the environment or .env, except those that do not apply under compose', () => {
+    // The embedded database (here: the postgres service), the recordings folder (here: the
+    // shared store) and NODE_ENV (the image sets production).
+    const notApplicable = ['DATA_DIR', 'EMBEDDED_PG_PORT', 'NODE_ENV', 'RECORDINGS_DIR'];
+    const env = services['switchboard-1'].environment!;
+    expect(SETTING_NAMES.filter((n) => !(n in env)).sort()).toEqual(notApplicable);
+    // Fixed by the compose setup itself.
+    const fixed = ['DATABASE_URL', 'PORT', 'HOST', 'LOG_FORMAT'];
+    for (const [name, value] of Object.entries(env)) {
+      if (fixed.includes(name)) continue;
+      // `${NAME:-default}`, `${NAME:-}` (the service's default) or `${NAME:?why}` (required).
+      expect(String(value), name).toMatch(new RegExp(`^\\$\\{${name}:[-?][^}]*\\}$`));
+    }
+    // A value from .env reaches the instance.
+    expect(interpolate(String(env.ALLOW_PRIVATE_TARGETS), { ALLOW_PRIVATE_TARGETS: 'true' })).toBe('true');
+    expect(interpolate(String(env.TWILIO_AUTH_TOKEN), { TWILIO_AUTH_TOKEN: 'tok' })).toBe('tok');
+  });
+
+  it('keeps recordings in one store shared by every instance: MinIO, its bucket made before they start', () => {
+    const vars = { POSTGRES_PASSWORD: 'pw-0123456789', ADMIN_TOKEN: 'admin-token-0123456789', SECRET_KEY: 'k'.repeat(48), S3_SECRET_ACCESS_KEY: 's3-secret-0123' };
+    const resolve = (e: Record<string, string>) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, interpolate(String(v), vars)]));
+    const minio = resolve(services.minio.environment!);
+    const bucket = resolve(services['minio-bucket'].environment!);
+    expect(services.minio.image).toMatch(/^minio\/minio/);
+    expect(services.minio.volumes?.some((v) => v.endsWith(':/data'))).toBe(true);
+    expect(String(services['minio-bucket'].command)).toContain('mc mb --ignore-existing "store/$$S3_BUCKET"');
+    for (const name of instances) {
+      const config = loadConfig(resolve(services[name].environment!));
+      expect(recordingStoreFor(config)).toBeInstanceOf(S3RecordingStore);
+      expect(new URL(config.S3_ENDPOINT!).hostname).toBe('minio');
+      expect(config.S3_ACCESS_KEY_ID).toBe(minio.MINIO_ROOT_USER);
+      expect(config.S3_SECRET_ACCESS_KEY).toBe(minio.MINIO_ROOT_PASSWORD);
+      expect(config.S3_BUCKET).toBe(bucket.S3_BUCKET);
+      expect(services[name].depends_on).toMatchObject({ 'minio-bucket': { condition: 'service_completed_successfully' } });
+    }
+    expect(() => interpolate(String(services.minio.environment!.MINIO_ROOT_PASSWORD), {})).toThrow(/S3_SECRET_ACCESS_KEY is required/);
+  });
+
   it('has an environment the service accepts, pointing at the compose PostgreSQL', () => {
-    const vars = { POSTGRES_PASSWORD: 'pw-0123456789', ADMIN_TOKEN: 'admin-token-0123456789', SECRET_KEY: 'k'.repeat(48) };
+    const vars = { POSTGRES_PASSWORD: 'pw-0123456789', ADMIN_TOKEN: 'admin-token-0123456789', SECRET_KEY: 'k'.repeat(48), S3_SECRET_ACCESS_KEY: 's3-secret-0123' };
     const env = Object.fromEntries(Object.entries(services['switchboard-1'].environment!).map(([k, v]) => [k, interpolate(String(v), vars)]));
     const config = loadConfig(env);
     const db = new URL(config.DATABASE_URL!);

@@ -163,6 +163,21 @@ describe.runIf(inject('pgPrefix') === 'sbt_')('Dockerfile', () => {
       // The dashboard is served from the copied web/dist.
       const page = await fetch(`http://127.0.0.1:${port}/`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
+      // `switchboard` on the image's PATH (`docker compose exec … switchboard users list`): the
+      // wrapper runs /app/bin/switchboard.js, which here is the folder's, with production
+      // dependencies only, against the running service's database.
+      const wrapper = fs.readFileSync(path.join(folder, 'usr/local/bin/switchboard'), 'utf8');
+      expect(fs.statSync(path.join(folder, 'usr/local/bin/switchboard')).mode & 0o111).not.toBe(0);
+      const [cliBin, ...cliArgs] = /^exec (\S+) (\S+) "\$@"$/m.exec(wrapper)!.slice(1).map((a) => a.replace(/^\/app\//, `${folder}/`));
+      const cli = spawnSync(cliBin!, [...cliArgs, '--json', 'users', 'list'], {
+        cwd: folder,
+        env: { PATH: process.env.PATH, HOME: folder, ...image.env },
+        encoding: 'utf8',
+        timeout: 60_000,
+        ...(asRoot && image.user ? image.user : {}),
+      });
+      expect(cli.status, cli.stderr).toBe(0);
+      expect((JSON.parse(cli.stdout) as { email: string }[]).length).toBeGreaterThan(0);
     } finally {
       const exited = new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
       child.kill('SIGTERM');
