@@ -163,7 +163,7 @@ const speech = {
     .min(1)
     .optional()
     .describe(
-      "A Smart Turn v3 ONNX file (`smart-turn-v3.2-cpu.onnx` from Hugging Face `pipecat-ai/smart-turn-v3`, BSD-2-Clause; you download it): an audio model that hears whether the caller sounds finished. Unset: none (see [voice settings](voice-settings.md)).",
+      "A Smart Turn v3 ONNX file (`smart-turn-v3.2-cpu.onnx` from Hugging Face `pipecat-ai/smart-turn-v3`, BSD-2-Clause; you download it): an audio model that hears whether the caller sounds finished. A file that does not load stops the start. Unset: none (see [voice settings](voice-settings.md)).",
     ),
   STT_BASE_URL: z
     .string()
