@@ -86,6 +86,14 @@ export type Frame =
   | { kind: 'playback-mark'; turn: TurnId; name: string; cleared: boolean; heardText: string; at: number }
   /** Everything queued for the turn has been played to the caller; `text` is what was heard. */
   | { kind: 'playback-done'; turn: TurnId; text: string; at: number }
+  /**
+   * The caller began speaking over the turn: its output stopped at once (the leg cleared), the
+   * rest kept; `playback-resumed` follows when it was only a backchannel or a sound, else the
+   * turn's `cancel` (src/voice/interruption.ts).
+   */
+  | { kind: 'playback-paused'; turn: TurnId; at: number }
+  /** A paused turn plays on where it stopped (after `pausedMs`). */
+  | { kind: 'playback-resumed'; turn: TurnId; pausedMs: number; at: number }
   /** A filler phrase is being said (while a tool runs or the LLM is slow). */
   | { kind: 'filler'; turn: TurnId; text: string; reason: FillerReason; at: number }
 
@@ -113,6 +121,8 @@ const CONTROL: ReadonlySet<FrameKind> = new Set<FrameKind>([
   'error',
   'playback-mark',
   'playback-done',
+  'playback-paused',
+  'playback-resumed',
   // Caller-side frames describe the caller, not the cancelled reply: they always flow.
   'audio-in',
   'speech-started',

@@ -15,9 +15,15 @@
  * - a `hang-up` from our side (end-call) waits until the audio before it has been played;
  * - a speech-to-speech model's audio comes with its own text (`tts-text`, no `speak` before it):
  *   the text grows the current piece, and `tts-spoken` then gives the piece its whole text;
- * - `playedSoFar()`: when the pieces handed over until now have played, inside a turn that goes on.
+ * - `playedSoFar()`: when the pieces handed over until now have played, inside a turn that goes on;
+ * - `pause(turn)` / `resume(turn)` (the interruption stage's first step, interruption.ts): nothing
+ *   more of the turn goes out, the leg drops what it holds (`clear`), and the audio it dropped —
+ *   from the frame playing at the pause on, with the marks after it — goes back to the head of
+ *   the queue; `resume` plays on from there, so the caller hears the reply whole. A turn paused
+ *   before its audio came (the assistant still thinking) just does not start. `playback-paused` /
+ *   `playback-resumed` frames go down.
  *
- * Just over 400 lines for one reason: every job above reads and writes the same playout state
+ * About 480 lines for one reason: every job above reads and writes the same playout state
  * (queued frames, pieces, marks, the clock position); split apart, each part would need that
  * state handed to it and the marks' order could no longer be checked in one place.
  */
@@ -93,6 +99,13 @@ export class OutputStage implements Stage {
   private readonly pacer: Pacer;
   private readonly tick = () => this.pump();
   private pendingHangUp: FrameOf<'hang-up'> | null = null;
+  /** The turn whose output is paused (interruption.ts), and since when. */
+  private paused: { turn: TurnId; at: number } | null = null;
+  /**
+   * Items handed to the leg that it may still hold: audio not yet played out (by the clock) and
+   * marks not yet back. A pause puts the paused turn's ones back into the queue.
+   */
+  private handed: { item: Item; endsAt: number; back?: boolean }[] = [];
   private waiters: PlayedWaiter[] = [];
   private push: Push = () => undefined;
   private ctx: StageContext | null = null;
@@ -278,8 +291,10 @@ export class OutputStage implements Stage {
     if (this.closed) return;
     const clock = this.options.clock;
     const rate = this.options.media.sampleRate;
+    this.forgetPlayed(clock.now());
     while (this.queue.length > 0) {
       const now = clock.now();
+      if (this.paused && this.queue[0]!.turn === this.paused.turn) break;
       if (this.bufferedUntil - now >= this.leadMs) break;
       const item = this.queue.shift()!;
       if ('raw' in item || 'flush' in item) {
@@ -287,6 +302,7 @@ export class OutputStage implements Stage {
         continue;
       }
       if ('mark' in item) {
+        this.handed.push({ item, endsAt: this.bufferedUntil });
         this.options.media.mark(item.mark);
         continue;
       }
@@ -296,11 +312,65 @@ export class OutputStage implements Stage {
       this.bufferedUntil = start + ms;
       p?.pieces[item.piece]?.playout.push({ start, ms });
       if (p) p.handedAny = true;
+      this.handed.push({ item, endsAt: this.bufferedUntil });
       this.options.media.play(item.audio);
       this.push({ kind: 'audio-out', turn: item.turn, samples: item.audio, at: now });
     }
-    if (this.queue.length > 0) this.pacer.add(this.tick);
+    const waiting = this.queue.length > 0 && !(this.paused && this.queue[0]!.turn === this.paused.turn);
+    if (waiting) this.pacer.add(this.tick);
     else this.pacer.remove(this.tick);
+  }
+
+  /**
+   * First step of an interruption (interruption.ts): `turn` stops going out at once; what the leg
+   * holds of it is dropped (`clear`) and queued again from the frame playing now, so `resume`
+   * plays the reply on where the caller stopped hearing it. A turn with nothing out yet (the
+   * assistant still thinking) just does not start. Once per pause; another turn's pause replaces it.
+   */
+  pause(turn: TurnId): void {
+    if (this.closed || this.paused?.turn === turn || this.ctx?.turns.isCancelled(turn)) return;
+    const now = this.options.clock.now();
+    this.forgetPlayed(now);
+    this.paused = { turn, at: now };
+    const back: Item[] = [];
+    this.handed = this.handed.filter((h) => {
+      if (h.item.turn !== turn) return true;
+      back.push(h.item);
+      return false;
+    });
+    const p = this.playouts.get(turn);
+    if (back.length > 0) {
+      // What the caller did not hear of the frames handed out is not theirs any more.
+      for (const piece of p?.pieces ?? []) {
+        piece.playout = piece.playout.filter((f) => f.start < now);
+        const last = piece.playout.at(-1);
+        if (last && last.start + last.ms > now) last.ms = now - last.start;
+      }
+      this.queue.unshift(...back);
+      if (back.some((item) => 'audio' in item)) {
+        this.options.media.clear();
+        this.bufferedUntil = now;
+        if (p) p.handedAny = false;
+      }
+    }
+    this.push({ kind: 'playback-paused', turn, at: now });
+    this.pump();
+  }
+
+  /** Second step when the caller only said "mhm" (or nothing): the paused turn plays on where it stopped. */
+  resume(turn: TurnId): void {
+    if (this.paused?.turn !== turn) return;
+    const now = this.options.clock.now();
+    const pausedMs = now - this.paused.at;
+    this.paused = null;
+    this.push({ kind: 'playback-resumed', turn, pausedMs, at: now });
+    this.pump();
+  }
+
+  /** Drops handed items the leg is done with: audio played out by the clock, marks that came back played. */
+  private forgetPlayed(now: number): void {
+    if (this.handed.length === 0) return;
+    this.handed = this.handed.filter((h) => ('mark' in h.item ? !h.back : h.endsAt > now));
   }
 
   /** A lazy item as leg-rate frames (the remainder stays with the playout until its piece ends). */
@@ -328,6 +398,7 @@ export class OutputStage implements Stage {
   private onMark(name: string, cleared: boolean): void {
     const m = /^t(\d+)(?:p(\d+)|end)$/.exec(name);
     if (!m || cleared || this.closed) return;
+    for (const h of this.handed) if ('mark' in h.item && h.item.mark === name) h.back = true;
     const turn = Number(m[1]);
     const p = this.playouts.get(turn);
     if (!p) return;
@@ -355,6 +426,8 @@ export class OutputStage implements Stage {
   private onCancel(turn: TurnId, bargeIn: boolean): void {
     const p = this.playouts.get(turn);
     this.options.floor.assistantDone(turn);
+    if (this.paused?.turn === turn) this.paused = null;
+    this.handed = this.handed.filter((h) => h.item.turn !== turn);
     if (!p) {
       if (bargeIn) this.both({ kind: 'interruption', turn, heardText: '', heardMs: 0, at: this.options.clock.now() });
       return;

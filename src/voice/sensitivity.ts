@@ -5,7 +5,11 @@
  * - `interrupt_sensitivity` → how sure the VAD must be, and for how long the caller must speak,
  *   before the assistant stops talking: threshold 0.85 − 0.1·s (0.85 … 0.35), minimum speech
  *   300 − 50·s ms (300 … 50 ms; the VAD counts it in 32 ms windows, so 5 means two windows).
- *   The word rule (`min_interrupt_words`) applies on top.
+ *   The word rule (`min_interrupt_words`) applies on top. That is the rule of an interruption in one
+ *   step (a call without speech-to-text, whose words cannot be known). With speech-to-text the
+ *   interruption has two steps (interruption.ts) and the first, a pause the words may undo, follows
+ *   `pauseRule`: threshold 0.6 − 0.05·s (0.6 … 0.35), minimum speech 100 − 20·s ms (100 … 0: the
+ *   VAD's 32 ms windows make it 4 windows at 0, 3 at the default 0.5, 1 at 5).
  * - `endpoint_sensitivity` → the caller's silence that ends their turn (`endpoint_type: vad`):
  *   900 − 120·s ms (900 … 300 ms); for `ai` the same value is the STT provider's endpointing,
  *   and its utterance-end fallback is twice that, at least 1000 ms (Deepgram refuses less).
@@ -31,6 +35,16 @@ export interface BargeInRule {
 export function bargeInRule(interruptSensitivity: number | string | null | undefined): BargeInRule {
   const s = level(interruptSensitivity, 0.5);
   return { vadThreshold: round2(0.85 - 0.1 * s), minSpeechMs: Math.round(300 - 50 * s) };
+}
+
+/**
+ * When the caller's sound pauses the assistant (the first of an interruption's two steps): sooner
+ * than `bargeInRule`, because a pause costs the caller nothing when the words turn out to be a
+ * backchannel or no words at all (the reply plays on where it stopped).
+ */
+export function pauseRule(interruptSensitivity: number | string | null | undefined): BargeInRule {
+  const s = level(interruptSensitivity, 0.5);
+  return { vadThreshold: round2(0.6 - 0.05 * s), minSpeechMs: Math.round(100 - 20 * s) };
 }
 
 export interface EndpointRule {

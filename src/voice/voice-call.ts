@@ -27,7 +27,7 @@ import { KeypadStage } from './keypad.js';
 import { LlmStage, type LlmStageOptions } from './llm.js';
 import { OutputStage } from './output.js';
 import { Pipeline, type Stage } from './pipeline.js';
-import { bargeInRule, endpointRule } from './sensitivity.js';
+import { bargeInRule, endpointRule, pauseRule } from './sensitivity.js';
 import { ScriptedReplyStage } from './scripted-reply.js';
 import { SentenceAggregator } from './sentences.js';
 import { Floor, SPEECH_THRESHOLD, type TurnTakingSettings } from './settings.js';
@@ -146,7 +146,8 @@ export class VoiceCall {
     const { media, clock, turnTaking } = options;
     if (!options.tts) throw new Error('a pipeline voice call needs a text-to-speech provider');
     const floor = this.floor;
-    const barge = bargeInRule(turnTaking.interruptSensitivity);
+    // With speech-to-text an interruption pauses first and the words decide (interruption.ts), so the sound may pause sooner.
+    const barge = options.stt ? pauseRule(turnTaking.interruptSensitivity) : bargeInRule(turnTaking.interruptSensitivity);
     if (options.vad) {
       stages.push(
         new VadStage({
@@ -164,7 +165,12 @@ export class VoiceCall {
     const words = new CallerWords();
     const backchannels = new BackchannelDetector(options.stt?.options.language ?? 'en', turnTaking.backchannelWords);
     stages.push(
-      new InterruptionStage({ allowInterruptions: turnTaking.allowInterruptions, minInterruptWords: turnTaking.minInterruptWords, floor }),
+      new InterruptionStage({
+        allowInterruptions: turnTaking.allowInterruptions,
+        minInterruptWords: turnTaking.minInterruptWords,
+        floor,
+        twoStep: stt ? { output: this.output, detector: backchannels, finalize: () => stt.finalize() } : undefined,
+      }),
       new TurnTakingStage({
         // Without a VAD, only the STT provider can tell the end of speech.
         endpointType: options.vad ? turnTaking.endpointType : 'ai',
