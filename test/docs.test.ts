@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchor } from '../scripts/config-reference.js';
+import { SETTING_NAMES } from '../src/config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const pages = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => path.join('docs', f))];
@@ -60,6 +61,24 @@ describe('documentation links', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('the settings the recipes set are settings the service reads', () => {
+    // Shell variables of the tour and of compose's .env that are not settings of the service.
+    const shellOnly = ['TOKEN', 'ADMIN', 'BASE', 'POSTGRES_PASSWORD'];
+    const set = new Map<string, string>();
+    for (const page of pages) {
+      const text = fs.readFileSync(path.join(ROOT, page), 'utf8');
+      for (const block of text.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```/gm)) {
+        for (const line of block[1]!.split('\n')) {
+          // `export A=1 B=2`, or `A=1 B=2 npm start`
+          const assignments = /^\s*(?:export\s+)?((?:[A-Z][A-Z0-9_]*=\S*\s*)+)/.exec(line)?.[1];
+          for (const m of assignments?.matchAll(/([A-Z][A-Z0-9_]*)=/g) ?? []) set.set(m[1]!, page);
+        }
+      }
+    }
+    expect(set.size).toBeGreaterThan(10);
+    expect([...set].filter(([name]) => !SETTING_NAMES.includes(name) && !shellOnly.includes(name)).map(([n, p]) => `${p}: ${n}`)).toEqual([]);
   });
 
   it('the README shows a screenshot of the dashboard, small enough for a front page', () => {

@@ -4,7 +4,9 @@
  * instance's environment passes every documented setting (docs/configuration.md) but the few
  * that do not apply, and the load balancer passes WebSocket upgrades to all three.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -136,5 +138,39 @@ describe('compose.yaml', () => {
     expect(nginx).toMatch(/proxy_set_header\s+Connection\s+\$connection_upgrade;/);
     // Long enough for a call's media stream.
     expect(Number(/proxy_read_timeout\s+(\d+)s;/.exec(nginx)?.[1])).toBeGreaterThanOrEqual(3600);
+  });
+});
+
+/** Docker Compose's own command, when this machine has one: `docker compose` (v2) or `docker-compose`. */
+const composeCli = (() => {
+  if (spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' }).status === 0) return ['docker', 'compose'];
+  if (spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0) return ['docker-compose'];
+  return null;
+})();
+
+describe.runIf(composeCli !== null)('compose.yaml, read by Docker Compose itself', () => {
+  const run = (env: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-compose-'));
+    try {
+      fs.copyFileSync(path.join(ROOT, 'compose.yaml'), path.join(dir, 'compose.yaml'));
+      fs.writeFileSync(path.join(dir, '.env'), env);
+      const [bin, ...args] = composeCli!;
+      return spawnSync(bin!, [...args, 'config'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('accepts the file with the README .env, and passes a setting from .env to the instances', () => {
+    const res = run('ADMIN_TOKEN=admin-token-0123456789\nSECRET_KEY=' + 'k'.repeat(48) + '\nPOSTGRES_PASSWORD=pw-0123\nS3_SECRET_ACCESS_KEY=s3-secret-0123\nALLOW_PRIVATE_TARGETS=true\n');
+    expect(res.status, res.stderr).toBe(0);
+    const config = parse(res.stdout) as { services: Record<string, Service> };
+    for (const name of instances) expect(config.services[name]!.environment!.ALLOW_PRIVATE_TARGETS).toBe('true');
+  });
+
+  it('refuses to start without the secrets, naming the missing one', () => {
+    const res = run('');
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/set (POSTGRES_PASSWORD|ADMIN_TOKEN|SECRET_KEY|S3_SECRET_ACCESS_KEY)/);
   });
 });
