@@ -1,5 +1,5 @@
 /**
- * An assistant's knowledge base in a call (issue 29, step 4), as the voice pipeline's
+ * An assistant's knowledge base in a call, as the voice pipeline's
  * `CallKnowledge` port (src/voice/ports.ts); text legs use the same object.
  *
  * - `function_call` (default): the model gets `search_knowledge_base` (a query in; the best

@@ -1,5 +1,5 @@
 /**
- * A knowledge base on an audio leg, end to end through the service (issue 29, step 4): the
+ * A knowledge base on an audio leg, end to end through the service: the
  * sandbox at SANDBOX_TIME_SCALE 1 (real audio both ways at real pace), the chat and speech
  * doubles as vendors, the document processed on the job queue. The model searches the base
  * (function_call mode); while the search and the model's next round run, the caller hears a

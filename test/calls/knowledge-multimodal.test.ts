@@ -1,5 +1,5 @@
 /**
- * A knowledge base in `mode: multimodal` (speech-to-speech; function_call only, issue 29 step 4):
+ * A knowledge base in `mode: multimodal` (speech-to-speech; function_call only):
  * the Realtime double (its WebSocket protocol) is offered `search_knowledge_base` in its
  * `session.update`, calls it, and gets the passages found in a base processed on the job queue of
  * a real service as the function's output; the turn records them. The call is a session on a

@@ -1,5 +1,5 @@
 /**
- * Knowledge bases in calls (issue 29, step 4), on typed browser calls (a text leg) through the
+ * Knowledge bases in calls, on typed browser calls (a text leg) through the
  * whole service: documents processed on the job queue, the chat double as the model.
  *
  * The double answers from what reached it: its reply quotes the price it finds in the request
