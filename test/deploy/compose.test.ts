@@ -24,11 +24,13 @@ interface Service {
   volumes?: string[];
   healthcheck?: { test: string[] };
   command?: string[] | string;
+  deploy?: { replicas?: number };
   entrypoint?: string[];
 }
 const compose = parse(fs.readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
 const services = compose.services;
-const instances = Object.keys(services).filter((n) => /^switchboard-\d+$/.test(n));
+/** The Switchboard service: one service, run as several replicas. */
+const instances = ['app'];
 const nginx = fs.readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
 
 /** Compose's `${NAME:-default}` / `${NAME:?message}` / `${NAME}` substitution, with `vars` as the .env file. */
@@ -43,13 +45,15 @@ function interpolate(value: string, vars: Record<string, string>): string {
 
 describe('compose.yaml', () => {
   it('runs PostgreSQL, a recording store, three Switchboard instances and a load balancer', () => {
-    expect(Object.keys(services).sort()).toEqual(['lb', 'minio', 'minio-bucket', 'postgres', 'switchboard-1', 'switchboard-2', 'switchboard-3']);
+    expect(Object.keys(services).sort()).toEqual(['app', 'lb', 'minio', 'minio-bucket', 'postgres']);
+    // `docker compose exec app switchboard …` reaches the first of them.
+    expect(services.app.deploy?.replicas).toBe(3);
     expect(services.postgres.image).toMatch(/^postgres:(1[5-9])/);
     expect(services.postgres.healthcheck?.test.join(' ')).toContain('pg_isready');
     expect(services.postgres.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
   });
 
-  it('gives every instance the same environment, made only of documented settings', () => {
+  it('gives the instances an environment made only of documented settings', () => {
     const documented = documentedSettings();
     const first = services[instances[0]].environment!;
     for (const name of instances) {
@@ -69,7 +73,7 @@ describe('compose.yaml', () => {
     // The embedded database (here: the postgres service), the recordings folder (here: the
     // shared store) and NODE_ENV (the image sets production).
     const notApplicable = ['DATA_DIR', 'EMBEDDED_PG_PORT', 'NODE_ENV', 'RECORDINGS_DIR'];
-    const env = services['switchboard-1'].environment!;
+    const env = services.app.environment!;
     expect(SETTING_NAMES.filter((n) => !(n in env)).sort()).toEqual(notApplicable);
     // Fixed by the compose setup itself.
     const fixed = ['DATABASE_URL', 'PORT', 'HOST', 'LOG_FORMAT'];
@@ -105,7 +109,7 @@ describe('compose.yaml', () => {
 
   it('has an environment the service accepts, pointing at the compose PostgreSQL', () => {
     const vars = { POSTGRES_PASSWORD: 'pw-0123456789', ADMIN_TOKEN: 'admin-token-0123456789', SECRET_KEY: 'k'.repeat(48), S3_SECRET_ACCESS_KEY: 's3-secret-0123' };
-    const env = Object.fromEntries(Object.entries(services['switchboard-1'].environment!).map(([k, v]) => [k, interpolate(String(v), vars)]));
+    const env = Object.fromEntries(Object.entries(services.app.environment!).map(([k, v]) => [k, interpolate(String(v), vars)]));
     const config = loadConfig(env);
     const db = new URL(config.DATABASE_URL!);
     const pgEnv = Object.fromEntries(Object.entries(services.postgres.environment!).map(([k, v]) => [k, interpolate(String(v), vars)]));
@@ -117,11 +121,11 @@ describe('compose.yaml', () => {
     expect(config.HOST).toBe('0.0.0.0');
     expect(config.LOG_FORMAT).toBe('json');
     // Secrets have no defaults: compose refuses to start without them.
-    expect(() => interpolate(String(services['switchboard-1'].environment!.SECRET_KEY), {})).toThrow(/SECRET_KEY is required/);
+    expect(() => interpolate(String(services.app.environment!.SECRET_KEY), {})).toThrow(/SECRET_KEY is required/);
     expect(() => interpolate(String(services.postgres.environment!.POSTGRES_PASSWORD), {})).toThrow(/POSTGRES_PASSWORD is required/);
   });
 
-  it('publishes only the load balancer, whose nginx config spreads over all three instances and passes WebSocket upgrades', () => {
+  it('publishes only the load balancer, whose nginx config spreads over every replica and passes WebSocket upgrades', () => {
     const lb = services.lb;
     expect(lb.ports).toEqual(['8080:80']);
     const mount = lb.volumes!.find((v) => v.includes('nginx.conf'))!;
@@ -129,7 +133,9 @@ describe('compose.yaml', () => {
     expect(mount.split(':')[1]).toBe('/etc/nginx/nginx.conf');
     const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(nginx)!;
     const servers = [...upstream[2].matchAll(/server\s+([\w.-]+):(\d+)/g)].map((m) => `${m[1]}:${m[2]}`);
+    // One name, every replica's address (Docker's DNS answers all of them for the service).
     expect(servers.sort()).toEqual(instances.map((n) => `${n}:${services[n].environment!.PORT}`).sort());
+    expect(services.lb.depends_on).toEqual(instances);
     expect(nginx).toMatch(new RegExp(`proxy_pass\\s+http://${upstream[1]};`));
     expect(nginx).toMatch(/listen\s+80;/);
     expect(nginx).toMatch(/proxy_http_version\s+1\.1;/);
