@@ -4567,7 +4567,7 @@ export interface paths {
         };
         /**
          * Search a knowledge base as a call does: the best passages for a question
-         * @description Full-text search in PostgreSQL (every language the documents are in, accents folded, rare words weighing more, headings more than body text, trigrams for names and numbers); with EMBEDDINGS_BASE_URL set, also by embedding similarity, the lists fused by reciprocal rank.
+         * @description Full-text search in PostgreSQL (every language the documents are in, accents folded, rare words weighing more, headings more than body text, a word the documents do not have standing for the words spelt most like it, by trigrams); with EMBEDDINGS_BASE_URL set, also by embedding similarity, the lists fused by reciprocal rank.
          */
         get: {
             parameters: {

@@ -1,0 +1,77 @@
+/**
+ * Search as the process keeps it between searches: a base's lexicon (document frequencies and
+ * the trigrams of its lexemes) and vectors are reused while the base is unchanged and reloaded
+ * after a document is re-processed; a misspelt name finds the passage through the lexicon; the
+ * cache's size budget bounds what is kept without changing results.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { knowledgePart } from '../../src/knowledge/index.js';
+import { KnowledgeSearch } from '../../src/knowledge/search.js';
+import { readCapabilities } from '../../src/knowledge/store.js';
+import { OpenAiEmbeddings } from '../../src/providers/embeddings/openai.js';
+import { EmbeddingsDouble } from '../support/doubles/embeddings.js';
+import { startTestService, type TestService, type TestUser } from '../support/service.js';
+
+let t: TestService;
+let alice: TestUser;
+let double: EmbeddingsDouble;
+const KB = '/api/user/knowledgebases';
+
+beforeAll(async () => {
+  double = await new EmbeddingsDouble(null).start();
+  t = await startTestService({ parts: [knowledgePart], env: { EMBEDDINGS_BASE_URL: double.baseUrl, EMBEDDINGS_MODEL: 'hash-512' } });
+  alice = await t.createUser();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await double?.close();
+});
+
+async function settle(kb: number, docId: number) {
+  for (let i = 0; i < 300; i++) {
+    const d = (await alice.get(`${KB}/${kb}/documents/${docId}`)).body.data;
+    if (d.status !== 'processing') return d;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('still processing');
+}
+
+async function addText(kb: number, content: string) {
+  const doc = (await alice.post(`${KB}/${kb}/documents`, { type: 'text', content })).body.data;
+  expect((await settle(kb, doc.id)).status).toBe('ready');
+  return doc.id as number;
+}
+
+const search = async (kb: number, q: string) => (await alice.get(`${KB}/${kb}/search?q=${encodeURIComponent(q)}`)).body.data as { content: string }[];
+
+it('a misspelt name finds its passage; words of a re-processed document replace the old ones at once', async () => {
+  const kb = (await alice.post(KB, { name: 'Clinic' })).body.data.id;
+  await addText(kb, '# Team\n\nDr. Anna Lindqvist founded the practice in 2009 and places implants.');
+  const doc = await addText(kb, '# Parking\n\nThe car park behind the building is free for patients.');
+  expect((await search(kb, 'Lindquist'))[0].content).toContain('Lindqvist');
+  expect((await search(kb, 'car park'))[0].content).toContain('car park');
+
+  const put = await alice.put(`${KB}/${kb}/documents/${doc}`, { content: '# Bicycles\n\nBicycle stands are at the entrance.' });
+  expect(put.status).toBe(200);
+  await settle(kb, doc);
+  expect((await search(kb, 'bicycle stands'))[0].content).toContain('Bicycle stands');
+  expect((await search(kb, 'car park')).some((h) => h.content.includes('car park'))).toBe(false);
+  // and the misspelling now comes from the reloaded lexicon
+  expect((await search(kb, 'Lindquist'))[0].content).toContain('Lindqvist');
+});
+
+it('a budget too small to keep anything gives the same results, by full text and by vectors', async () => {
+  const kb = (await alice.post(KB, { name: 'Budget' })).body.data.id;
+  await addText(kb, '# Implantologie\n\nImplantatversorgung mit Keramik.');
+  await addText(kb, '# Hours\n\nOpen on weekdays from eight.');
+  const pool = t.service.ctx.database.pool;
+  const caps = await readCapabilities(pool);
+  const embedder = new OpenAiEmbeddings({ baseUrl: double.baseUrl, model: 'hash-512' });
+  const roomy = new KnowledgeSearch(pool, caps, embedder);
+  const tiny = new KnowledgeSearch(pool, caps, embedder, { vectorBytes: 16, lexiconBytes: 16 });
+  for (const q of ['weekdays', 'Implantatversorgng', 'tell me about implant options']) {
+    const expected = (await roomy.search(kb, q, 5)).map((h) => h.chunkId);
+    expect(expected.length).toBeGreaterThan(0);
+    for (let i = 0; i < 2; i++) expect((await tiny.search(kb, q, 5)).map((h) => h.chunkId)).toEqual(expected);
+  }
+});
