@@ -1,6 +1,6 @@
 /** The 0–5 sensitivity tables and the assistant's voice settings as provider stream options. */
 import { describe, expect, it } from 'vitest';
-import { bargeInRule, endpointRule } from '../../src/voice/sensitivity.js';
+import { bargeInRule, endpointRule, pauseRule } from '../../src/voice/sensitivity.js';
 import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from '../../src/voice/speech-options.js';
 
 describe('interrupt_sensitivity', () => {
@@ -20,6 +20,18 @@ describe('interrupt_sensitivity', () => {
     expect(bargeInRule(-1)).toEqual(bargeInRule(0));
     expect(bargeInRule('abc')).toEqual(bargeInRule(0.5));
     expect(bargeInRule(null)).toEqual(bargeInRule(0.5));
+  });
+  it('the pause of a two-step interruption reacts sooner than a one-step barge-in at every level (the words may undo it)', () => {
+    expect([0, 0.5, 1, 5].map((s) => pauseRule(s))).toEqual([
+      { vadThreshold: 0.6, minSpeechMs: 100 },
+      { vadThreshold: 0.57, minSpeechMs: 90 },
+      { vadThreshold: 0.55, minSpeechMs: 80 },
+      { vadThreshold: 0.35, minSpeechMs: 0 },
+    ]);
+    for (const s of [0, 1, 2, 3, 4, 5]) {
+      expect(pauseRule(s).vadThreshold).toBeLessThanOrEqual(bargeInRule(s).vadThreshold);
+      expect(pauseRule(s).minSpeechMs).toBeLessThan(bargeInRule(s).minSpeechMs);
+    }
   });
 });
 
