@@ -4,6 +4,7 @@
  * dialer hear of exactly the calls whose final record committed.
  */
 import type { Logger } from 'pino';
+import type { ChatMessage } from '../providers/llm/types.js';
 import type { AppContext } from '../context.js';
 import { executorOf } from './events.js';
 import type { runPostCall } from './post-call.js';
@@ -22,6 +23,7 @@ export async function finalizeCall(
   const fields: TransitionFields = {
     endedAt: NOW,
     transcript: result.transcript,
+    ...(result.connected ? { toolCalls: toolCallsOf(result.messages) } : {}),
     // 'unknown' does not overwrite a verdict a carrier stored on the call (late AMD on another instance).
     ...(result.answeredBy !== 'unknown' ? { answeredBy: result.answeredBy } : {}),
     ...(post
@@ -61,6 +63,24 @@ export async function finalizeCall(
   } finally {
     client.release();
   }
+}
+
+/** The functions the model called in the conversation, in order, with their arguments (parsed when JSON). */
+export function toolCallsOf(messages: readonly ChatMessage[]): { name: string; arguments: unknown }[] {
+  const out: { name: string; arguments: unknown }[] = [];
+  for (const m of messages) {
+    if (m.role !== 'assistant' || !m.tool_calls) continue;
+    for (const c of m.tool_calls) {
+      let args: unknown = c.function.arguments;
+      try {
+        args = c.function.arguments.trim() === '' ? {} : JSON.parse(c.function.arguments);
+      } catch {
+        // kept as the text the model sent
+      }
+      out.push({ name: c.function.name, arguments: args });
+    }
+  }
+  return out;
 }
 
 /** initiated/ringing → in-progress for a call that was answered, `answered_at` from its talk time; the status it reached. */

@@ -64,6 +64,7 @@ const COLUMNS = {
   carrierCost: 'carrier_cost',
   totalCost: 'total_cost',
   recordingUrl: 'recording_url',
+  toolCalls: 'tool_calls',
 } as const;
 
 export type TransitionFields = Partial<Record<keyof typeof COLUMNS, unknown>>;

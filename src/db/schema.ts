@@ -393,6 +393,12 @@ export const calls = pgTable('calls', {
   endedAt: ts('ended_at'),
   /** The assistant's version (assistant_versions.number) when the call was placed. */
   assistantVersion: integer('assistant_version'),
+  /**
+   * `[{name, arguments}]`: the functions the model called, in order (mid-call tools and
+   * built-ins), from the final record; not part of the call record (a call turned into a test
+   * scenario reads it: POST /api/user/calls/{id}/test-scenario).
+   */
+  toolCalls: jsonb('tool_calls').$type<{ name: string; arguments: unknown }[]>().notNull().default([]),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [

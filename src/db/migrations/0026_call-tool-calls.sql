@@ -1,0 +1,1 @@
+ALTER TABLE "calls" ADD COLUMN "tool_calls" jsonb DEFAULT '[]'::jsonb NOT NULL;
