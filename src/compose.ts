@@ -11,6 +11,7 @@ import { END_CALL_TOOL } from './calls/session.js';
 import type { Config } from './config.js';
 import { dialerPart } from './dialer/index.js';
 import { knowledgePart } from './knowledge/index.js';
+import { testRunsPart } from './assistant-tests/run-queue.js';
 import type { PartFactory } from './parts.js';
 import { createLlmProvider } from './providers/llm/index.js';
 import { ProviderRegistry } from './providers/registry.js';
@@ -41,6 +42,8 @@ export const fullProcess: readonly PartFactory[] = [
   dialerPart,
   // Processes knowledge-base documents on the job queue.
   knowledgePart,
+  // Runs assistant tests in the background (the runs this process accepted).
+  testRunsPart,
 ];
 
 export type TwilioConfig = Pick<Config, 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_API_URL' | 'publicBaseUrl'>;

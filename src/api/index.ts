@@ -4,6 +4,7 @@ import { adminRoutes } from './admin/routes.js';
 import { providerLookupRoutes } from './assistants/providers.js';
 import { assistantRoutes } from './assistants/routes.js';
 import { assistantVersionRoutes } from './assistants/version-routes.js';
+import { assistantTestRoutes } from './assistant-tests/routes.js';
 import { twilioRoutes } from './carriers/twilio.js';
 import { recordingRoutes } from './recordings/routes.js';
 import { callRoutes } from './calls/routes.js';
@@ -30,6 +31,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     assistantRoutes,
     knowledgeBaseRoutes,
     assistantVersionRoutes,
+    assistantTestRoutes,
     providerLookupRoutes,
     leadRoutes,
     campaignRoutes,

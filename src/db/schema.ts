@@ -658,7 +658,7 @@ export const assistantTestRuns = pgTable('assistant_test_runs', {
   /** Unsaved changes it ran with (fields of the update request), null for none. */
   overrides: jsonb('overrides').$type<Record<string, unknown>>(),
   /** `[{name, source, scenario_id}]`: what it runs, in order. */
-  scenarios: jsonb('scenarios').$type<{ name: string; source: string; scenario_id: number | null }[]>().notNull(),
+  scenarios: jsonb('scenarios').$type<{ name: string; source: string; scenario_id: number | null; index?: number }[]>().notNull(),
   status: text('status').notNull().default('queued'), // queued | running | passed | failed | error
   total: integer('total').notNull().default(0),
   passed: integer('passed').notNull().default(0),

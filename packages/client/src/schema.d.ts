@@ -1574,6 +1574,571 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/assistants/{id}/test-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An assistant's test runs, newest first, paginated (per_page 1-100, default 15) */
+        get: {
+            parameters: {
+                query?: {
+                    page?: string;
+                    per_page?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_page: number;
+                            data: {
+                                assistant_id: number;
+                                assistant_version: number | null;
+                                created_at: string;
+                                error: string | null;
+                                errored: number;
+                                failed: number;
+                                finished_at: string | null;
+                                id: number;
+                                passed: number;
+                                started_at: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "passed" | "failed" | "error";
+                                total: number;
+                                unsaved_changes: boolean;
+                            }[];
+                            first_page_url: string;
+                            from: number | null;
+                            last_page: number;
+                            last_page_url: string;
+                            links: {
+                                active: boolean;
+                                label: string;
+                                url: string | null;
+                            }[];
+                            next_page_url: string | null;
+                            path: string;
+                            per_page: number;
+                            prev_page_url: string | null;
+                            to: number | null;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Run test scenarios against the assistant (current version, an earlier one, or unsaved changes); answered at once, the run goes on in the background
+         * @description `scenarios`: documents (YAML/JSON text) or scenario objects; `scenario_ids`: stored scenarios; neither: every stored scenario. `version`: a number from the versions list. `assistant_overrides`: fields of the update request, for this run only (the stored assistant does not change). Poll `GET /api/user/test-runs/{id}` for progress. Runs are not calls: they are not listed, billed or sent to webhooks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Without scenarios and scenario_ids, every stored scenario of the assistant runs. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unsaved changes: fields of the update request applied for this run only */
+                        assistant_overrides?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Stored scenarios of the assistant to run */
+                        scenario_ids?: (number | string)[];
+                        /** @description Scenario documents (YAML/JSON text) or scenario objects; a document may hold several scenarios */
+                        scenarios?: (string | {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description The assistant's version to run (default: the current one) */
+                        version?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: number;
+                                /** @enum {string} */
+                                status: "queued" | "running";
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                            scenario_errors?: {
+                                line: number;
+                                message: string;
+                                scenario?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/{id}/test-scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An assistant's stored test scenarios, oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistant_id: number;
+                                created_at: string;
+                                id: number;
+                                name: string;
+                                source: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Store a test scenario (YAML or JSON); refused with the line and reason of each problem */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The scenario document (YAML or JSON), one scenario */
+                        source: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistant_id: number;
+                                created_at: string;
+                                id: number;
+                                name: string;
+                                source: string;
+                                updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                            scenario_errors?: {
+                                line: number;
+                                message: string;
+                                scenario?: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/{id}/test-scenarios/{scenarioId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stored test scenario */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    scenarioId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistant_id: number;
+                                created_at: string;
+                                id: number;
+                                name: string;
+                                source: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Replace a stored test scenario's document */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    scenarioId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The scenario document (YAML or JSON), one scenario */
+                        source: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistant_id: number;
+                                created_at: string;
+                                id: number;
+                                name: string;
+                                source: string;
+                                updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                            scenario_errors?: {
+                                line: number;
+                                message: string;
+                                scenario?: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a stored test scenario (runs that ran it keep their copy) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    scenarioId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/assistants/{id}/test-scenarios/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a scenario document against the assistant without storing it (the editor checks as you type) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A scenario document to check (YAML or JSON) */
+                        source: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                errors: {
+                                    line: number;
+                                    message: string;
+                                }[];
+                                scenarios: {
+                                    expectations: number;
+                                    mode: string;
+                                    name: string;
+                                    repeat: number;
+                                }[];
+                                valid: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/assistants/{id}/versions": {
         parameters: {
             query?: never;
@@ -2988,6 +3553,115 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/calls/{id}/test-scenario": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn a finished call into a scripted test scenario: its caller's lines, its tool calls as expectations, its status */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The scenario name (default: "Call {id} replayed") */
+                        name?: string;
+                        /** @description Store it among the assistant's test scenarios */
+                        save?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistant_id: number;
+                                name: string;
+                                scenario: {
+                                    assistant_id: number;
+                                    created_at: string;
+                                    id: number;
+                                    name: string;
+                                    source: string;
+                                    updated_at: string;
+                                } | null;
+                                source: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistant_id: number;
+                                name: string;
+                                scenario: {
+                                    assistant_id: number;
+                                    created_at: string;
+                                    id: number;
+                                    name: string;
+                                    source: string;
+                                    updated_at: string;
+                                } | null;
+                                source: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5514,6 +6188,100 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/test-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A test run with every scenario and repeat so far: transcript, tool requests, turn timings, each assertion with expected and actual */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                assistant_id: number;
+                                assistant_overrides: {
+                                    [key: string]: unknown;
+                                } | null;
+                                assistant_version: number | null;
+                                created_at: string;
+                                error: string | null;
+                                errored: number;
+                                failed: number;
+                                finished_at: string | null;
+                                id: number;
+                                passed: number;
+                                scenarios: {
+                                    name: string;
+                                    pass_rate: number;
+                                    position: number;
+                                    repeat: number;
+                                    repeats: {
+                                        assertions: unknown[];
+                                        duration_ms: number;
+                                        end_status: string | null;
+                                        error: string | null;
+                                        repeat: number;
+                                        /** @enum {string} */
+                                        status: "passed" | "failed" | "error";
+                                        tool_requests: unknown[];
+                                        transcript: unknown[];
+                                        turns: unknown[];
+                                        variables: {
+                                            [key: string]: unknown;
+                                        };
+                                    }[];
+                                    scenario_id: number | null;
+                                    source: string;
+                                    /** @enum {string} */
+                                    status: "pending" | "passed" | "failed" | "error";
+                                }[];
+                                started_at: string | null;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "passed" | "failed" | "error";
+                                total: number;
+                                unsaved_changes: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
