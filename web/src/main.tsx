@@ -27,6 +27,7 @@ const router = createBrowserRouter([
       { path: 'assistants', ...page(() => import('./pages/Assistants')) },
       { path: 'assistants/new', ...page(() => import('./pages/AssistantEdit')) },
       { path: 'assistants/:id', ...page(() => import('./pages/AssistantEdit')) },
+      { path: 'assistants/:id/tests', ...page(() => import('./pages/AssistantTests')) },
       { path: 'tools', ...page(() => import('./pages/Tools')) },
       { path: 'tools/new', ...page(() => import('./pages/ToolEdit')) },
       { path: 'tools/:id', ...page(() => import('./pages/ToolEdit')) },

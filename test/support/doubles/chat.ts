@@ -46,6 +46,7 @@ export class ChatDouble extends ScriptedDouble {
   readonly knobs: ChatKnobs = { tokenDelayMs: 0, hangAfterChunks: null, dropAfterChunks: null, failWith: null, apiKey: null };
   private queue: Handler[] = [];
   private extraction: Record<string, unknown> | null = null;
+  private decider: ((body: any) => Reply | null) | null = null;
 
   constructor(knobs: Partial<ChatKnobs> = {}) {
     super();
@@ -60,6 +61,15 @@ export class ChatDouble extends ScriptedDouble {
   /** Raw handlers, answered in order before any script. */
   answer(...handlers: Handler[]): this {
     this.queue.push(...handlers);
+    return this;
+  }
+
+  /**
+   * Answers decided from the whole request (e.g. the system prompt a test changes), before any
+   * script; null falls through to the scripts.
+   */
+  decide(fn: (body: any) => Reply | null): this {
+    this.decider = fn;
     return this;
   }
 
@@ -110,6 +120,8 @@ export class ChatDouble extends ScriptedDouble {
 
   private replyFor(body: any): Reply | null {
     if (body?.stream !== true && this.extraction && body?.response_format) return { json: this.extraction };
+    const decided = this.decider?.(body);
+    if (decided) return decided;
     const last = lastUserMessage(body);
     const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
     const lastUserIndex = messages.map((m) => m?.role).lastIndexOf('user');

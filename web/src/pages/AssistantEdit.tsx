@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
 import { BackLink, ErrorBanner, Loading, Notice, PageTitle } from '../ui/common';
@@ -8,7 +8,9 @@ import { useLoad, useSubmit } from '../ui/hooks';
 import { backchannelErrors, bodyFromForm, changedFields, emptyForm, formFromRecord, type AssistantForm } from './assistant-form';
 import { AssistantVersions } from './AssistantVersions';
 import { WebhookSwitches } from './AssistantWebhooks';
+import { AssistantTabs } from './AssistantTabs';
 import { TalkPanel } from './TalkPanel';
+import { TestRunView } from './TestRunView';
 import { WidgetKeys } from './WidgetKeys';
 
 const TIMEZONES: string[] = (Intl as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['UTC'];
@@ -35,6 +37,9 @@ export default function AssistantEdit() {
   /** Bumped after a save, so the versions panel shows the new version. */
   const [versionsRound, setVersionsRound] = useState(0);
   const submit = useSubmit();
+  /** "Test these changes": a run of the stored scenarios with the unsaved form as assistant_overrides. */
+  const trial = useSubmit();
+  const [trialRun, setTrialRun] = useState<number | null>(null);
 
   useEffect(() => {
     if (!refs.data) return;
@@ -67,6 +72,13 @@ export default function AssistantEdit() {
     }
   };
 
+  const testChanges = async () => {
+    setTrialRun(null);
+    const overrides = changedFields(initial, form) as Record<string, unknown>;
+    const res = await trial.run(() => unwrap(api.POST('/api/user/assistants/{id}/test-runs', { params: { path: { id: String(id) } }, body: { assistant_overrides: overrides } })));
+    if (res) setTrialRun(res.data.id);
+  };
+
   const voiceOptions = voices.filter((v) => v.mode === form.engine_type).map((v) => ({ value: String(v.id), label: v.name }));
   const title = isNew ? 'New assistant' : `Assistant: ${record?.name ?? ''}`;
 
@@ -74,6 +86,7 @@ export default function AssistantEdit() {
     <>
       <BackLink to="/assistants">All assistants</BackLink>
       <PageTitle>{title}</PageTitle>
+      {!isNew && <AssistantTabs id={String(id)} current="settings" />}
       {!isNew && <TalkPanel assistantId={Number(id)} />}
       <form onSubmit={onSubmit} noValidate>
         <Group legend="Basics">
@@ -204,7 +217,21 @@ export default function AssistantEdit() {
         {saved && <Notice>{saved}</Notice>}
         <button type="submit" disabled={submit.busy}>
           {submit.busy ? 'Saving…' : isNew ? 'Create assistant' : 'Save changes'}
-        </button>
+        </button>{' '}
+        {!isNew && (
+          <button type="button" className="secondary" onClick={testChanges} disabled={trial.busy}>
+            Test these changes
+          </button>
+        )}
+        <ErrorBanner error={trial.error} />
+        {trialRun !== null && (
+          <div aria-label="Test of the unsaved changes">
+            <TestRunView key={trialRun} runId={trialRun} />
+            <p>
+              <Link to={`/assistants/${id}/tests?run=${trialRun}`}>Open this run in Tests</Link>
+            </p>
+          </div>
+        )}
       </form>
       {!isNew && record && <WebhookSwitches assistant={record as never} onChange={refs.reload} />}
       {!isNew && <WidgetKeys assistantId={Number(id)} />}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
 import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
@@ -55,6 +55,7 @@ export default function CallDetail() {
   const deliveries = useLoad(async () => (await unwrap(api.GET('/api/user/calls/{id}/webhook-deliveries', { params: { path: { id: String(id) } } }))).data, [id]);
   const action = useSubmit();
   const [notice, setNotice] = useState<string | null>(null);
+  const [madeTest, setMadeTest] = useState<{ assistantId: number; name: string } | null>(null);
   useInterval(() => {
     call.reload();
     turns.reload();
@@ -75,6 +76,11 @@ export default function CallDetail() {
       setTimeout(deliveries.reload, 1500);
     }
   };
+  const makeTest = async () => {
+    setMadeTest(null);
+    const res = await action.run(() => unwrap(api.POST('/api/user/calls/{id}/test-scenario', { params: { path: { id: String(id) } }, body: { save: true } })));
+    if (res) setMadeTest({ assistantId: res.data.assistant_id, name: res.data.name });
+  };
   const remove = async () => {
     if (!window.confirm(`Delete call #${id} and its recording?`)) return;
     const res = await action.run(() => unwrap(api.DELETE('/api/user/calls/{id}', { params: { path: { id: String(id) } } })));
@@ -84,9 +90,24 @@ export default function CallDetail() {
   return (
     <>
       <BackLink to="/calls">All calls</BackLink>
-      <PageTitle actions={<button type="button" className="danger" onClick={remove} disabled={action.busy || LIVE.includes(c.status)}>Delete call</button>}>
+      <PageTitle
+        actions={
+          <>
+            <button type="button" className="secondary" onClick={makeTest} disabled={action.busy || LIVE.includes(c.status)}>
+              Make a test from this call
+            </button>{' '}
+            <button type="button" className="danger" onClick={remove} disabled={action.busy || LIVE.includes(c.status)}>Delete call</button>
+          </>
+        }
+      >
         Call #{c.id}
       </PageTitle>
+      {madeTest && (
+        <Notice>
+          Test scenario "{madeTest.name}" saved. <Link to={`/assistants/${madeTest.assistantId}/tests`}>Open the assistant's tests</Link>
+        </Notice>
+      )}
+      {!madeTest && action.error && <ErrorBanner error={action.error} />}
       <dl className="facts">
         <div><dt>Status</dt><dd><StatusBadge status={c.status} /></dd></div>
         <div><dt>Type</dt><dd>{c.type}</dd></div>
