@@ -4,7 +4,8 @@
  * and the calls use. A process that starts sends a job for every document still `processing`,
  * so a document whose process died (SIGKILL, power cut) mid-way is processed again at once; a run
  * is idempotent (its result replaces the chunks in one transaction, tied to the document's
- * generation), so a duplicate run only costs time.
+ * generation), so a duplicate run only costs time; processes starting together queue each such
+ * document once (requeueProcessing).
  */
 import type { Config } from '../config.js';
 import type { AppContext } from '../context.js';
@@ -43,7 +44,37 @@ export class KnowledgeIngest {
     if (!boss) return; // an HTTP-only process: the next process with the part picks it up at start
     await boss.send(INGEST_QUEUE, job, { retryLimit: 2, retryDelay: 10 });
   }
+
+  /**
+   * Queues again every document left `processing` (its process died, or it was stored by a
+   * process without the job queue), once among processes starting together: the job's
+   * singletonKey names the document's generation, and pg-boss keeps one job per key in each
+   * REQUEUE_WINDOW_SECONDS slot (the second send is dropped). A job still marked active for a
+   * dead process has no key, so it never holds the new one back. Returns how many were queued.
+   */
+  async requeueProcessing(): Promise<number> {
+    const boss = this.ctx.services.boss;
+    if (!boss) return 0;
+    const { rows } = await this.ctx.database.pool.query<{ id: number; knowledge_base_id: number; generation: number }>(
+      `SELECT id, knowledge_base_id, generation FROM knowledge_documents WHERE status = 'processing' ORDER BY id`,
+    );
+    let queued = 0;
+    for (const r of rows) {
+      const job: DocumentJob = { id: r.id, knowledgeBaseId: r.knowledge_base_id, generation: r.generation };
+      const id = await boss.send(INGEST_QUEUE, job, {
+        retryLimit: 2,
+        retryDelay: 10,
+        singletonKey: `requeue:${r.id}:${r.generation}`,
+        singletonSeconds: REQUEUE_WINDOW_SECONDS,
+      });
+      if (id) queued++;
+    }
+    return queued;
+  }
 }
+
+/** Processes starting within this many seconds of each other (the same slot) queue a left-over document once. */
+export const REQUEUE_WINDOW_SECONDS = 120;
 
 declare module '../context.js' {
   interface Services {
@@ -69,11 +100,8 @@ export function knowledgePart(ctx: AppContext): BackgroundPart | null {
         const outcome = await ingestDocument(ctx.database.pool, caps, embedder, job.data, settings, log);
         log.info({ documentId: job.data.id, outcome }, 'knowledge document processed');
       });
-      const { rows } = await ctx.database.pool.query<{ id: number; knowledge_base_id: number; generation: number }>(
-        `SELECT id, knowledge_base_id, generation FROM knowledge_documents WHERE status = 'processing' ORDER BY id`,
-      );
-      for (const r of rows) await ingest.enqueue({ id: r.id, knowledgeBaseId: r.knowledge_base_id, generation: r.generation });
-      if (rows.length > 0) log.info({ documents: rows.length }, 'knowledge documents left processing are processed again');
+      const queued = await ingest.requeueProcessing();
+      if (queued > 0) log.info({ documents: queued }, 'knowledge documents left processing are processed again');
     },
     async stop() {
       await boss.offWork(INGEST_QUEUE).catch(() => undefined);
