@@ -37,7 +37,13 @@ export function callHooks(parts: CallParts): CallHooks {
     holdMusic: media
       ? (volume) => {
           const music = new HoldMusic(media.sampleRate, volume);
-          return new LinePlayer(media, clock).loop((n) => music.next(n));
+          // The ambient bed steps aside while the music plays (the two would share the line's time).
+          const giveBack = parts.voice()?.lendLine();
+          const stop = new LinePlayer(media, clock).loop((n) => music.next(n));
+          return () => {
+            stop();
+            giveBack?.();
+          };
         }
       : undefined,
     brief: async (target, text) => {

@@ -34,9 +34,11 @@ export interface LegMedia {
   /**
    * Hands assistant audio to the carrier, which plays it in order after what it already
    * holds. The voice core paces what it hands over (a little ahead of real time), so a
-   * `clear` has little to drop.
+   * `clear` has little to drop. `ambient`: the audio is the call's ambient bed alone, no
+   * speech (carriers play it like any other; the sandbox's simulated caller does not wait for
+   * it to end before answering, as a person does not wait for a room to fall silent).
    */
-  play(samples: Int16Array): void;
+  play(samples: Int16Array, ambient?: boolean): void;
   /** Queues a mark after the audio handed over so far. */
   mark(name: string): void;
   /**

@@ -7,15 +7,14 @@
  * license, and any leg rate gets its loop without resampling.
  * - `office`: low, soft room tone (brown-ish noise, low-passed) with a faint ventilation hum.
  * - `cafe`: brighter murmur (band-passed noise whose loudness drifts like distant voices).
- * The loop's end is cross-faded into its start, so it repeats without a click. The stage mixes
- * it into every `tts-audio` frame at that frame's rate, between the TTS stage and the output stage
- * (which plays to the line itself), the loop's phase running on across frames, at `volume` 0–1 where
- * 1 puts the loop's RMS at −30 dBFS — well under speech (about −20 dBFS) even at full volume.
- * Between the assistant's turns nothing is sent (the core sends audio only while it speaks).
+ * The loop's end is cross-faded into its start, so it repeats without a click. The output stage
+ * (output.ts) plays it as a bed for the whole call, from the answer to the hang-up, at the leg's
+ * rate: mixed into the assistant's speech as it is handed to the line, and alone between it
+ * (also while the caller speaks and during silences), the loop's phase running on across frames,
+ * at `volume` 0–1 where 1 puts the loop's RMS at −30 dBFS — well under speech (about −20 dBFS)
+ * even at full volume. The bed is not the assistant's speech: no turn, floor or barge-in rule
+ * counts it.
  */
-import type { Frame } from './frames.js';
-import type { Push, Stage } from './pipeline.js';
-
 export const AMBIENT_SOUNDS = ['none', 'office', 'cafe'] as const;
 export type AmbientSound = (typeof AMBIENT_SOUNDS)[number];
 
@@ -116,33 +115,4 @@ export function ambientMixerFor(sound: string, volume: string | number, sampleRa
   if (!Number.isFinite(v) || v <= 0) return null;
   if (sound !== 'office' && sound !== 'cafe') return null;
   return new AmbientMixer(ambientLoop(sound, sampleRate), Math.min(1, v));
-}
-
-/**
- * Put between the TTS stage and the output stage: the output plays what it gets, so the recorder
- * at the tail sees the mixed audio, as the caller hears it. One mixer per TTS rate.
- */
-export class AmbientStage implements Stage {
-  readonly name = 'ambient';
-  private readonly mixers = new Map<number, AmbientMixer | null>();
-
-  constructor(
-    private readonly sound: string,
-    private readonly volume: string | number,
-  ) {}
-
-  /** False when the settings mix nothing (the stage can be left out). */
-  get audible(): boolean {
-    return ambientMixerFor(this.sound, this.volume, 8000) !== null;
-  }
-
-  process(frame: Frame, push: Push): void {
-    if (frame.kind !== 'tts-audio') return push(frame);
-    let mixer = this.mixers.get(frame.sampleRate);
-    if (mixer === undefined) {
-      mixer = ambientMixerFor(this.sound, this.volume, frame.sampleRate);
-      this.mixers.set(frame.sampleRate, mixer);
-    }
-    push(mixer ? { ...frame, samples: mixer.mix(frame.samples) } : frame);
-  }
 }

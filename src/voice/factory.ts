@@ -19,7 +19,6 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { TtsProvider, TtsStreamOptions } from '../providers/tts/types.js';
 import type { Clock } from '../telephony/clock.js';
 import { NoiseGateStage } from './noise-gate.js';
-import { AmbientStage } from './ambient.js';
 import type { RealtimeProvider } from '../providers/realtime/types.js';
 import { bargeInRule, endpointRule } from './sensitivity.js';
 import { Floor, type EndpointType } from './settings.js';
@@ -116,7 +115,7 @@ function pipelineFactory(
       tapStages: conversation.tapStages,
       keysTaken: conversation.keysTaken,
       inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
-      outputStages: ambientStages(row),
+      ambient: ambientOf(row),
       tts: { provider: tts, options: { ...ttsOptions, sampleRate: media.sampleRate } },
       stt: stt ? { provider: stt, options: sttOptionsFor(row, media.sampleRate) } : null,
       vad,
@@ -157,10 +156,9 @@ export function voiceOf(
   return { provider: tts, options };
 }
 
-/** The ambient loop under the assistant's audio, when the settings make one audible. */
-function ambientStages(row: AssistantVoiceRow): AmbientStage[] {
-  const stage = new AmbientStage(row.ambientSound ?? 'none', row.ambientSoundVolume ?? 0);
-  return stage.audible ? [stage] : [];
+/** The ambient bed's settings (the output stage plays it for the whole call when audible). */
+function ambientOf(row: AssistantVoiceRow): { sound: string; volume: string | number } {
+  return { sound: row.ambientSound ?? 'none', volume: row.ambientSoundVolume ?? 0 };
 }
 
 /**
@@ -205,7 +203,7 @@ function speechToSpeechFactory(row: AssistantVoiceRow, realtime: RealtimeProvide
       tapStages: conversation.tapStages,
       keysTaken: conversation.keysTaken,
       inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
-      outputStages: ambientStages(row),
+      ambient: ambientOf(row),
       turnTaking: {
         endpointType: 'ai',
         endpointSensitivity: Number(row.endpointSensitivity),

@@ -80,8 +80,14 @@ export type Frame =
   | { kind: 'tts-spoken'; turn: TurnId; text: string; at: number }
   /** The TTS stream of this turn is complete. */
   | { kind: 'tts-done'; turn: TurnId; at: number }
-  /** Audio handed to the leg (leg rate, 20 ms frames). */
+  /** Audio handed to the leg (leg rate, 20 ms frames): the assistant's speech (with the ambient bed mixed in, when there is one). */
   | { kind: 'audio-out'; turn: TurnId; samples: Int16Array; at: number }
+  /**
+   * The ambient bed alone, handed to the leg while the assistant says nothing (leg rate, 20 ms):
+   * what the caller hears, so the recorder keeps it, but not the assistant's speech — no floor,
+   * no turn timing, no barge-in rule looks at it. `turn` is the current one, never its owner.
+   */
+  | { kind: 'ambient-out'; turn: TurnId; samples: Int16Array; at: number }
   /** A mark came back from the leg: the audio before it was played (`cleared` false) or dropped. */
   | { kind: 'playback-mark'; turn: TurnId; name: string; cleared: boolean; heardText: string; at: number }
   /** Everything queued for the turn has been played to the caller; `text` is what was heard. */
@@ -123,6 +129,8 @@ const CONTROL: ReadonlySet<FrameKind> = new Set<FrameKind>([
   'playback-done',
   'playback-paused',
   'playback-resumed',
+  // The bed belongs to the call, not to a turn.
+  'ambient-out',
   // Caller-side frames describe the caller, not the cancelled reply: they always flow.
   'audio-in',
   'speech-started',

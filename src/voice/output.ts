@@ -21,11 +21,18 @@
  *   from the frame playing at the pause on, with the marks after it — goes back to the head of
  *   the queue; `resume` plays on from there, so the caller hears the reply whole. A turn paused
  *   before its audio came (the assistant still thinking) just does not start. `playback-paused` /
- *   `playback-resumed` frames go down.
+ *   `playback-resumed` frames go down;
+ * - the ambient bed (`ambient`, ambient.ts), when the assistant has one: the line never falls
+ *   silent from the answer to the hang-up. The bed is mixed into every speech frame as it is
+ *   handed over, and between speech it goes out alone (`ambient-out`, kept only `bedLeadMs`
+ *   ahead so a reply waits at most that long behind it); it is no piece, no playout and no
+ *   floor, so what was heard, barge-in and the turn timings see the speech only. `lend()` pauses
+ *   it while something else plays on the line (hold music).
  *
- * About 480 lines for one reason: every job above reads and writes the same playout state
+ * About 530 lines for one reason: every job above reads and writes the same playout state
  * (queued frames, pieces, marks, the clock position); split apart, each part would need that
- * state handed to it and the marks' order could no longer be checked in one place.
+ * state handed to it and the marks' order could no longer be checked in one place. The bed shares
+ * the same clock position (`bufferedUntil`), so it lives here too.
  */
 import { Resampler } from '../audio/resample.js';
 import type { LegMedia } from '../telephony/types.js';
@@ -34,6 +41,7 @@ import type { Frame, FrameOf, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import { pacerFor, type Pacer } from './pacer.js';
 import type { Floor } from './settings.js';
+import type { AmbientMixer } from './ambient.js';
 
 export interface OutputOptions {
   media: LegMedia;
@@ -41,6 +49,10 @@ export interface OutputOptions {
   floor: Floor;
   /** How far ahead of real time audio is handed to the leg. */
   leadMs?: number;
+  /** The ambient bed at the leg's rate (ambient.ts `ambientMixerFor`), or none. */
+  ambient?: AmbientMixer | null;
+  /** How far ahead the bed alone is handed over (default 60 ms: three frames). */
+  bedLeadMs?: number;
 }
 
 interface Piece {
@@ -94,6 +106,11 @@ export class OutputStage implements Stage {
   private readonly queue: Item[] = [];
   private readonly frameSamples: number;
   private readonly leadMs: number;
+  private readonly bed: AmbientMixer | null;
+  private readonly bedLeadMs: number;
+  /** The bed is off: the call hung up, or something else holds the line (`lend`). */
+  private bedStopped = false;
+  private lent = 0;
   /** Monotonic time the audio handed so far ends playing. */
   private bufferedUntil = 0;
   private readonly pacer: Pacer;
@@ -114,6 +131,8 @@ export class OutputStage implements Stage {
   constructor(private readonly options: OutputOptions) {
     this.frameSamples = Math.round(options.media.sampleRate / 50);
     this.leadMs = options.leadMs ?? 100;
+    this.bed = options.ambient ?? null;
+    this.bedLeadMs = Math.min(this.leadMs, options.bedLeadMs ?? 60);
     this.pacer = pacerFor(options.clock);
   }
 
@@ -121,6 +140,23 @@ export class OutputStage implements Stage {
     this.ctx = ctx;
     this.push = push;
     this.options.media.onMark((name, cleared) => this.onMark(name, cleared));
+    // The bed from the answer on (from the first tick: the stages after this one start first).
+    if (this.bed) this.pacer.add(this.tick);
+  }
+
+  /**
+   * Something else plays on the line for a while (hold music, line-player.ts): the bed pauses
+   * until the returned function is called (the assistant's speech is not held back).
+   */
+  lend(): () => void {
+    this.lent++;
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.lent--;
+      this.pump();
+    };
   }
 
   process(frame: Frame, push: Push): void {
@@ -313,12 +349,30 @@ export class OutputStage implements Stage {
       p?.pieces[item.piece]?.playout.push({ start, ms });
       if (p) p.handedAny = true;
       this.handed.push({ item, endsAt: this.bufferedUntil });
-      this.options.media.play(item.audio);
-      this.push({ kind: 'audio-out', turn: item.turn, samples: item.audio, at: now });
+      const audio = this.bed && !this.bedStopped ? this.bed.mix(item.audio) : item.audio;
+      this.options.media.play(audio);
+      this.push({ kind: 'audio-out', turn: item.turn, samples: audio, at: now });
     }
     const waiting = this.queue.length > 0 && !(this.paused && this.queue[0]!.turn === this.paused.turn);
-    if (waiting) this.pacer.add(this.tick);
+    // The bed while no speech can go out (none queued, or the reply paused under the caller's words).
+    const bedOn = this.bed !== null && !this.bedStopped && this.lent === 0;
+    if (bedOn && !waiting) this.pumpBed();
+    if (waiting || bedOn) this.pacer.add(this.tick);
     else this.pacer.remove(this.tick);
+  }
+
+  /** The bed alone, up to `bedLeadMs` ahead. */
+  private pumpBed(): void {
+    const clock = this.options.clock;
+    const now = clock.now();
+    const frameMs = (this.frameSamples / this.options.media.sampleRate) * 1000;
+    this.bufferedUntil = Math.max(this.bufferedUntil, now);
+    while (this.bufferedUntil - now < this.bedLeadMs) {
+      const samples = this.bed!.mix(new Int16Array(this.frameSamples));
+      this.bufferedUntil += frameMs;
+      this.options.media.play(samples, true);
+      this.push({ kind: 'ambient-out', turn: this.ctx?.turns.current ?? 0, samples, at: now });
+    }
   }
 
   /**
@@ -455,6 +509,7 @@ export class OutputStage implements Stage {
   }
 
   private stopPacing(): void {
+    this.bedStopped = true;
     this.pacer.remove(this.tick);
   }
 

@@ -1,6 +1,7 @@
 /**
  * `record`: the call recorded in two channels from the audio the voice core already has —
- * left the caller (`audio-in`), right the assistant as the caller heard it (`audio-out`) — and
+ * left the caller (`audio-in`), right the assistant as the caller heard it (`audio-out`, and the
+ * ambient bed between its speech, `ambient-out`) — and
  * written as a stereo WAV for src/recordings.
  *
  * Both channels share one time line at the leg's rate, starting when the recorder starts (the
@@ -153,6 +154,8 @@ export class RecordingStage implements Stage {
         this.recorder.callerAudio(frame.samples, frame.at);
         break;
       case 'audio-out':
+      case 'ambient-out':
+        // The ambient bed is on the right channel too: it is what the caller heard.
         this.recorder.assistantAudio(frame.samples, frame.at);
         break;
       case 'cancel':

@@ -21,6 +21,7 @@ import type { TtsProvider, TtsStreamOptions } from '../providers/tts/types.js';
 import { synthesize } from '../providers/synthesize.js';
 import type { FillerReason, TurnKind, TurnLog } from './ports.js';
 import type { Frame, TurnId } from './frames.js';
+import { ambientMixerFor } from './ambient.js';
 import { CallerWords } from './caller-words.js';
 import { InterruptionStage } from './interruption.js';
 import { KeypadStage } from './keypad.js';
@@ -62,8 +63,10 @@ export interface VoiceCallOptions {
   tracker?: TurnLog;
   /** Stages before the VAD (e.g. the noise gate of `noise_cancellation`). */
   inputStages?: Stage[];
-  /** Stages between the TTS and the output stage, on the assistant's audio (ambient sound). */
+  /** Stages between the TTS and the output stage, on the assistant's audio. */
   outputStages?: Stage[];
+  /** `ambient_sound` / `ambient_sound_volume`: the bed the output stage plays for the whole call (ambient.ts). */
+  ambient?: { sound: string; volume: string | number };
   /** Pass-through stages at the tail, after the output (silence clock, recorder). */
   tapStages?: Stage[];
   /** True while something else (a collect-keypad tool) takes the caller's keys: they make no turn. */
@@ -123,7 +126,8 @@ export class VoiceCall {
     this.floor = options.floor ?? new Floor();
     const stages: Stage[] = [...(options.inputStages ?? [])];
     this.speechToSpeech = options.speechToSpeech ?? null;
-    this.output = new OutputStage({ media, clock, floor: this.floor });
+    const ambient = options.ambient ? ambientMixerFor(options.ambient.sound, options.ambient.volume, media.sampleRate) : null;
+    this.output = new OutputStage({ media, clock, floor: this.floor, ambient });
     if (this.speechToSpeech) {
       this.stt = null;
       const keypad = new KeypadStage({ floor: this.floor, clock, keysTaken: options.keysTaken, opensTurn: false });
@@ -278,6 +282,11 @@ export class VoiceCall {
     const at = this.options.clock.now();
     this.pipeline.pushAt('tts', { kind: 'filler', turn, text, reason, at });
     this.pipeline.pushAt('tts', { kind: 'speak', turn, text, source: 'filler', at });
+  }
+
+  /** Something else plays on the line for a while (hold music): the ambient bed pauses until the returned function is called. */
+  lendLine(): () => void {
+    return this.output.lend();
   }
 
   /** Another assistant's voice from the next turn on (assistant_transfer); rate: the leg's. */

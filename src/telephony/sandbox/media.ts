@@ -13,6 +13,8 @@ interface Queued {
   /** Monotonic times this chunk starts and ends playing. */
   start: number;
   end: number;
+  /** The ambient bed alone: the simulated caller hears it, but does not wait for it. */
+  ambient: boolean;
 }
 
 export class SandboxMedia implements LegMedia {
@@ -26,7 +28,7 @@ export class SandboxMedia implements LegMedia {
   private closed = false;
   /** Number of `clear` calls (barge-ins the line saw). */
   clears = 0;
-  /** The simulated customer's ears: assistant audio arrived / everything handed over has played. */
+  /** The simulated customer's ears: assistant speech arrived / all speech handed over has played (the ambient bed does not count). */
   onPlayed: () => void = () => undefined;
   onIdle: () => void = () => undefined;
 
@@ -45,14 +47,14 @@ export class SandboxMedia implements LegMedia {
     this.markListener = listener;
   }
 
-  play(samples: Int16Array): void {
+  play(samples: Int16Array, ambient = false): void {
     if (this.closed || samples.length === 0) return;
     this.settle();
     const start = Math.max(this.clock.now(), this.playheadEnd);
     const end = start + (samples.length / this.sampleRate) * 1000 * this.timeScale;
     this.playheadEnd = end;
-    this.playing.push({ samples, start, end });
-    this.onPlayed();
+    this.playing.push({ samples, start, end, ambient });
+    if (!ambient) this.onPlayed();
   }
 
   mark(name: string): void {
@@ -66,7 +68,8 @@ export class SandboxMedia implements LegMedia {
       // simulated customer never answered (the sandbox-audio test's silent-customer flake).
       this.settle(at);
       this.markListener(name, false);
-      if (this.playing.length === 0 && this.marks.length === 0) this.onIdle();
+      // Idle: no speech left to play (the ambient bed goes on for the whole call).
+      if (this.playing.every((c) => c.ambient) && this.marks.length === 0) this.onIdle();
     });
     this.marks.push({ name, at, timer });
   }
