@@ -78,19 +78,46 @@ interface DocumentRow {
  * The knowledge base of a call being started (null without one): `prompt` mode with a base within
  * the budget appends the base to `settings.systemPrompt`. A base that cannot be read leaves the call
  * without it (logged), rather than failing the call. Multimodal assistants search (`prompt` is
- * refused for them by the API; a row that has it anyway is read as function_call).
+ * refused for them by the API; a row that has it anyway is read as function_call). The call's load
+ * has checked that the base is the call user's (CLAIM_AND_LOAD).
  */
-export async function knowledgeOfCall(ctx: AppContext, call: LoadedCall, settings: SessionSettings, log: Logger): Promise<CallKnowledge | null> {
-  if (call.knowledgebase_id === null) return null;
-  const mode = call.knowledgebase_mode === 'prompt' && call.mode !== 'multimodal' ? 'prompt' : 'function_call';
+export function knowledgeOfCall(ctx: AppContext, call: LoadedCall, settings: SessionSettings, log: Logger): Promise<CallKnowledge | null> {
+  if (call.knowledgebase_id === null) return Promise.resolve(null);
+  return knowledgeFor(ctx, { knowledgeBaseId: call.knowledgebase_id, mode: call.knowledgebase_mode, assistantMode: call.mode }, settings, log);
+}
+
+/**
+ * The same for a conversation that is no call record (the assistant test runner): the base is used
+ * only when it is `userId`'s own. Pass the session's settings before the session is built.
+ */
+export async function knowledgeOfAssistant(
+  ctx: AppContext,
+  userId: number,
+  assistant: { knowledgebase_id: number | null; knowledgebase_mode: string | null; mode: string | null },
+  settings: SessionSettings,
+  log: Logger,
+): Promise<CallKnowledge | null> {
+  if (assistant.knowledgebase_id === null) return null;
+  const { rows } = await ctx.database.pool.query('SELECT 1 FROM knowledge_bases WHERE id = $1 AND user_id = $2', [assistant.knowledgebase_id, userId]);
+  if (rows.length === 0) return null;
+  return knowledgeFor(ctx, { knowledgeBaseId: assistant.knowledgebase_id, mode: assistant.knowledgebase_mode, assistantMode: assistant.mode }, settings, log);
+}
+
+async function knowledgeFor(
+  ctx: AppContext,
+  base: { knowledgeBaseId: number; mode: string | null; assistantMode: string | null },
+  settings: SessionSettings,
+  log: Logger,
+): Promise<CallKnowledge | null> {
+  const mode = base.mode === 'prompt' && base.assistantMode !== 'multimodal' ? 'prompt' : 'function_call';
   try {
-    const loaded = await loadCallKnowledge(ctx.database.pool, () => knowledgeSearch(ctx), { knowledgeBaseId: call.knowledgebase_id, mode }, log);
+    const loaded = await loadCallKnowledge(ctx.database.pool, () => knowledgeSearch(ctx), { knowledgeBaseId: base.knowledgeBaseId, mode }, log);
     if (loaded.promptAddition !== null) {
       settings.systemPrompt = settings.systemPrompt.trim() === '' ? loaded.promptAddition : `${settings.systemPrompt}\n\n${loaded.promptAddition}`;
     }
     return loaded.knowledge;
   } catch (err) {
-    log.error({ err, knowledgeBaseId: call.knowledgebase_id }, "the assistant's knowledge base could not be read; the call goes on without it");
+    log.error({ err, knowledgeBaseId: base.knowledgeBaseId }, "the assistant's knowledge base could not be read; the conversation goes on without it");
     return null;
   }
 }

@@ -11,9 +11,11 @@
  * user is never used; a deleted base detaches; multimodal refuses `prompt`.
  */
 import type http from 'node:http';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../src/calls/index.js';
-import { KNOWLEDGE_FUNCTION, PROMPT_BUDGET_CHARS } from '../../src/calls/knowledge.js';
+import { KNOWLEDGE_FUNCTION, knowledgeOfAssistant, PROMPT_BUDGET_CHARS } from '../../src/calls/knowledge.js';
+import { sessionSettings } from '../support/voice-session.js';
 import { knowledgePart } from '../../src/knowledge/index.js';
 import { ChatDouble, sse, textChunks, toolCallChunks, type Received } from '../support/doubles/chat.js';
 import { insertAssistant } from '../support/fixtures.js';
@@ -255,5 +257,28 @@ describe('prompt mode', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ knowledgebase_mode: ['Only function_call mode is available for multimodal assistants'] });
+  });
+});
+
+describe('an assistant outside a call (the assistant test runner)', () => {
+  it("gets its own base in either mode, never another user's", async () => {
+    const { kb } = await baseWith(alice, PRICES);
+    const log = pino({ level: 'silent' });
+    const row = (mode: string, assistantMode = 'pipeline') => ({ knowledgebase_id: kb, knowledgebase_mode: mode, mode: assistantMode });
+    const searching = sessionSettings({ systemPrompt: 'Be brief.' });
+    const own = await knowledgeOfAssistant(t.service.ctx, alice.id, row('function_call'), searching, log);
+    expect(own?.spec?.name).toBe(KNOWLEDGE_FUNCTION);
+    expect(JSON.parse((await own!.run('{"query":"teeth cleaning"}')).content).passages[0].text).toContain('89 euros');
+    expect(searching.systemPrompt).toBe('Be brief.');
+    const prompting = sessionSettings({ systemPrompt: 'Be brief.' });
+    const inPrompt = await knowledgeOfAssistant(t.service.ctx, alice.id, row('prompt'), prompting, log);
+    expect(inPrompt?.spec).toBeNull();
+    expect(prompting.systemPrompt).toContain('A professional teeth cleaning costs 89 euros');
+    // Multimodal searches even with a stored prompt mode.
+    expect((await knowledgeOfAssistant(t.service.ctx, alice.id, row('prompt', 'multimodal'), sessionSettings(), log))?.spec?.name).toBe(KNOWLEDGE_FUNCTION);
+    const others = sessionSettings({ systemPrompt: 'Be brief.' });
+    expect(await knowledgeOfAssistant(t.service.ctx, bob.id, row('prompt'), others, log)).toBeNull();
+    expect(others.systemPrompt).toBe('Be brief.');
+    expect(await knowledgeOfAssistant(t.service.ctx, alice.id, { knowledgebase_id: null, knowledgebase_mode: 'function_call', mode: 'pipeline' }, sessionSettings(), log)).toBeNull();
   });
 });
