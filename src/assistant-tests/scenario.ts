@@ -157,14 +157,14 @@ function patternProblem(text: string): string | null {
 
 // ---------------------------------------------------------------- checking a plain value
 
-interface Issue {
+export interface Issue {
   path: Path;
   message: string;
   /** Point at the key itself (an unknown key), not at its value. */
   atKey?: boolean;
 }
 
-function zodIssues(error: z.ZodError, base: Path): Issue[] {
+export function zodIssues(error: z.ZodError, base: Path): Issue[] {
   const out: Issue[] = [];
   for (const issue of error.issues) {
     const path = [...base, ...(issue.path as Path)];
@@ -283,7 +283,7 @@ function toExpectation(kind: ExpectationKind, v: unknown): Expectation {
 
 // ---------------------------------------------------------------- lines
 
-class Lines {
+export class Lines {
   constructor(
     private readonly doc: Document,
     private readonly counter: LineCounter,

@@ -9,6 +9,7 @@ import { VOICE_MODES, type VoiceMode } from '../accounts/voices.js';
 import { pendingMigrations, runMigrations } from '../db/migrate.js';
 import * as accounts from './account-commands.js';
 import { doctor } from './doctor.js';
+import { testCommand } from './test-command.js';
 import { CliError, openSession, processIo, withDatabase, type CliIo, type Session } from './session.js';
 
 function positiveInt(value: string): number {
@@ -94,6 +95,15 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
 
   program.command('doctor').description('check the database, public URL, providers and carriers; print fixes')
     .action(async () => setExit(await doctor(session())));
+
+  program.command('test').description("run an assistant's test scenarios (YAML or JSON files, or folders of them); exit 0 all passed, 1 any failed, 2 unusable input")
+    .argument('<file-or-folder...>', 'scenario files, or folders of them')
+    .option('--assistant <id>', "the stored assistant to test (default: the suite's assistant.yaml)", positiveInt)
+    .option('--junit <file>', 'also write the results as JUnit XML')
+    .option('--concurrency <n>', 'runs at once (default 4)', positiveInt)
+    .option('--url <url>', 'a running service to run them on (with --token)')
+    .option('--token <token>', "the user's API token for --url")
+    .action(async (targets: string[], o: { assistant?: number; junit?: string; concurrency?: number; url?: string; token?: string }) => setExit(await testCommand(session(), targets, o)));
 
   return program;
 }

@@ -1,0 +1,121 @@
+/**
+ * `switchboard test <file-or-folder>... [--assistant ID] [--junit FILE] [--json]`: runs
+ * scenario files against an assistant in this process, on the configured LLM (the offline
+ * stand-in without LLM_BASE_URL). The assistant is the stored one (`--assistant`, read from the
+ * local database) or the suite's own `assistant.yaml` beside the scenarios. Exit code: 0 all
+ * passed, 1 any failed, 2 unusable input (a bad file, no assistant, a scenario naming a tool
+ * the assistant lacks).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { ASSISTANT_FILES, parseAssistantFile } from '../assistant-tests/assistant-file.js';
+import { loadTestAssistant, type TestAssistant } from '../assistant-tests/assistant.js';
+import { junitXml } from '../assistant-tests/junit.js';
+import { runScenarios, type SuiteResult } from '../assistant-tests/runner.js';
+import { formatErrors, parseScenarioDocument, validateAgainstAssistant, type Scenario } from '../assistant-tests/scenario.js';
+import { END_CALL_TOOL } from '../calls/session-types.js';
+import { assistants } from '../db/schema.js';
+import { credentialSealer } from '../lib/secrets.js';
+import { createLlmProvider } from '../providers/llm/index.js';
+import { CliError, withDatabase, type Session } from './session.js';
+
+export interface TestCommandOptions {
+  assistant?: number;
+  junit?: string;
+  concurrency?: number;
+  url?: string;
+  token?: string;
+}
+
+const SCENARIO_FILE = /\.(ya?ml|json)$/i;
+
+/** The scenario files a path names: the file itself, or every scenario file under a folder (sorted). */
+function scenarioFiles(target: string): string[] {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) throw new CliError(`${target}: no such file or folder`, 2);
+  if (stat.isFile()) return [target];
+  return fs
+    .readdirSync(target, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && SCENARIO_FILE.test(e.name) && !ASSISTANT_FILES.includes(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+/** Every scenario of the files, or exit 2 with every problem as `file:line: reason`. */
+function readScenarios(targets: string[], io: Session['io']): Scenario[] {
+  const files = [...new Set(targets.flatMap(scenarioFiles))];
+  if (files.length === 0) throw new CliError(`no scenario files (*.yaml, *.yml, *.json) in ${targets.join(', ')}`, 2);
+  const scenarios: Scenario[] = [];
+  let bad = false;
+  for (const file of files) {
+    const shown = path.relative(process.cwd(), file) || file;
+    const parsed = parseScenarioDocument(fs.readFileSync(file, 'utf8'), shown);
+    if ('errors' in parsed) {
+      bad = true;
+      io.stderr(formatErrors(shown, parsed.errors) + '\n');
+    } else scenarios.push(...parsed.scenarios);
+  }
+  if (bad) throw new CliError('the scenario files above cannot be run', 2);
+  return scenarios;
+}
+
+/** The suite's own assistant: the one assistant file in the folders given (or the files' folders). */
+function suiteAssistant(targets: string[]): TestAssistant {
+  const dirs = [...new Set(targets.map((t) => (fs.statSync(t).isDirectory() ? t : path.dirname(t))))];
+  const found = [...new Set(dirs.flatMap((d) => ASSISTANT_FILES.map((f) => path.join(d, f)).filter((f) => fs.existsSync(f))))];
+  if (found.length === 0) throw new CliError(`no assistant to test: pass --assistant ID, or put an assistant.yaml beside the scenarios (${dirs.join(', ')})`, 2);
+  if (found.length > 1) throw new CliError(`more than one assistant file (${found.join(', ')}): run them apart, or pass --assistant ID`, 2);
+  const parsed = parseAssistantFile(fs.readFileSync(found[0]!, 'utf8'));
+  if ('errors' in parsed) throw new CliError(formatErrors(found[0]!, parsed.errors), 2);
+  return parsed.assistant;
+}
+
+function report(s: Session, result: SuiteResult): void {
+  const { io } = s;
+  for (const sc of result.scenarios) {
+    const mark = sc.status === 'passed' ? 'PASS' : sc.status === 'failed' ? 'FAIL' : 'ERROR';
+    io.stdout(`${mark}  ${sc.name}  (${sc.file}:${sc.line})  ${sc.summary}\n`);
+    if (sc.status === 'passed') continue;
+    const run = sc.runs.find((r) => r.status !== 'passed');
+    for (const a of run?.assertions ?? []) {
+      if (a.outcome !== 'passed') io.stdout(`      ${a.outcome === 'failed' ? 'x' : '-'} ${sc.file}:${a.line} ${a.kind}: ${a.message}\n`);
+    }
+  }
+  const skipped = result.scenarios.flatMap((sc) => sc.runs.slice(0, 1).flatMap((r) => r.assertions.filter((a) => a.outcome === 'skipped').map((a) => `${sc.file}:${a.line}`)));
+  if (skipped.length) io.stdout(`skipped (not passed): ${skipped.length} judge assertion(s) — no LLM is configured (${skipped.join(', ')})\n`);
+  io.stdout(`${result.passed} passed, ${result.failed} failed, ${result.errored} could not run — ${result.total} scenario(s) in ${(result.durationMs / 1000).toFixed(1)} s\n`);
+}
+
+export async function testCommand(s: Session, targets: string[], o: TestCommandOptions): Promise<number> {
+  if (o.url || o.token) {
+    throw new CliError('--url/--token (running the tests on a running service through its API) is not available in this version yet: run them here, against the local database (--assistant ID) or the suite\'s assistant.yaml', 2);
+  }
+  const scenarios = readScenarios(targets, s.io);
+  const llm = createLlmProvider(s.config, END_CALL_TOOL);
+  const sealer = credentialSealer(s.config);
+  const run = async (assistant: TestAssistant) => {
+    const problems = scenarios.flatMap((sc) => validateAgainstAssistant(sc, { tools: assistant.tools, builtinTools: assistant.builtin_tools, postCallSchema: assistant.post_call_schema, postCallEvaluation: assistant.post_call_evaluation }).map((e) => `${sc.file}:${e.line}: ${e.message}`));
+    if (problems.length) {
+      s.io.stderr(problems.join('\n') + '\n');
+      throw new CliError(`the scenarios above do not fit assistant "${assistant.name}"`, 2);
+    }
+    return runScenarios(scenarios, assistant, { llm, log: s.log, unseal: (sealed) => sealer.unseal(sealed) }, { concurrency: o.concurrency ?? 4 });
+  };
+  let result: SuiteResult;
+  if (o.assistant !== undefined) {
+    const id = o.assistant;
+    result = await withDatabase(s, async ({ database }) => {
+      const [owner] = await database.db.select({ userId: assistants.userId }).from(assistants).where(eq(assistants.id, id));
+      const assistant = owner ? await loadTestAssistant(database.db, owner.userId, id) : null;
+      if (!assistant) throw new CliError(`assistant ${id} not found`, 2);
+      return run(assistant);
+    });
+  } else {
+    result = await run(suiteAssistant(targets));
+  }
+  if (o.junit) fs.writeFileSync(o.junit, junitXml(result));
+  if (s.out.json) s.io.stdout(JSON.stringify(result, null, 2) + '\n');
+  else report(s, result);
+  return result.status === 'passed' ? 0 : 1;
+}
