@@ -119,4 +119,19 @@ describe("an assistant's tests in the dashboard", () => {
     await page.getByRole('button', { name: 'Run all scenarios' }).click();
     await expect.poll(() => page.getByTestId('run-progress').textContent(), { timeout: 20_000 }).toMatch(/0 passed, 1 failed/);
   });
+
+  it("makes a test from a call on the call's page", async () => {
+    const number = await t.addPhoneNumber(user.id, '+493012345690');
+    await user.put(`/api/user/assistant/${assistantId}`, { calls_direction: 'receive', phone_number_id: number.id });
+    const sim = await user.post('/api/user/sandbox/inbound-call', { to: number.phone_number, from: '+4915123456700' });
+    expect(sim.status).toBe(200);
+    await t.service.ctx.services.callEngine!.whenFinished(sim.body.call_id);
+    await page.goto(`${base}/calls/${sim.body.call_id}`);
+    await page.getByRole('button', { name: 'Make a test from this call' }).click();
+    await status(`Test scenario "Call ${sim.body.call_id} replayed" saved.`).waitFor();
+    await expectAccessible('tests-05-test-from-call');
+    await page.getByRole('link', { name: "Open the assistant's tests" }).click();
+    await page.getByRole('button', { name: `Run Call ${sim.body.call_id} replayed` }).click();
+    await expect.poll(() => page.getByTestId('run-progress').textContent(), { timeout: 20_000 }).toMatch(/1 passed, 0 failed/);
+  });
 });
