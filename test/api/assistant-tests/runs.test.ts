@@ -144,6 +144,23 @@ describe('test runs', () => {
     expect(await t.service.ctx.database.db.select().from(calls).where(eq(calls.userId, alice.id))).toEqual(before);
   });
 
+  it("runs repeats at most the account's max_calls_in_parallel at a time", async () => {
+    const carol = await t.createUser({ max_calls_in_parallel: 1 });
+    const tool = await insertTool(t, carol.id, 'check_calendar');
+    const created = await carol.post('/api/user/assistant', { ...minimalCreate, tool_ids: [tool!.id] });
+    // Each repeat waits 300 ms for its mock: one at a time, the repeats cannot overlap.
+    const scenario = { name: 'slow tool', repeat: 3, caller: { script: [{ say: 'Hello' }] }, mocks: { check_calendar: { status: 200, body: {}, delay_ms: 300 } }, expect: [{ tool_called: 'check_calendar' }] };
+    const started = Date.now();
+    const r = await run({ scenarios: [scenario] }, created.body.data.id, carol);
+    expect(r.status).toBe('passed');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const { assistantTestResults } = await import('../../../src/db/schema.js');
+    const rows = await t.service.ctx.database.db.select().from(assistantTestResults).where(eq(assistantTestResults.runId, r.id));
+    const spans = rows.map((x) => ({ end: Date.parse(x.createdAt), start: Date.parse(x.createdAt) - x.durationMs })).sort((a, b) => a.start - b.start);
+    expect(spans).toHaveLength(3);
+    for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end - 50);
+  });
+
   it('marks runs of a process that is gone as error when a process starts', async () => {
     const [left] = await t.service.ctx.database.db
       .insert(assistantTestRuns)
