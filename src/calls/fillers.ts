@@ -86,6 +86,8 @@ export class FillerPicker {
 export class FillerScheduler {
   private timer: TimerHandle | null = null;
   private usedThisTurn = 0;
+  /** The turn `follow` watches (the last one started). */
+  private followed: number | null = null;
   private readonly picker: FillerPicker;
 
   constructor(
@@ -139,6 +141,7 @@ export class FillerScheduler {
   follow(frame: Frame, endCallTool: string, knowledgeFunction: string | null = null): void {
     switch (frame.kind) {
       case 'turn-started':
+        this.followed = frame.turn;
         this.newTurn();
         if (frame.turnKind === 'reply') this.waiting('slow-llm', frame.callerText);
         return;
@@ -149,9 +152,12 @@ export class FillerScheduler {
       case 'tool-result':
         if (frame.name !== knowledgeFunction) this.cancel();
         return;
+      case 'cancel':
+        // A speculative reply that was dropped (src/voice/speculation.ts) is no turn of ours.
+        if (frame.turn === this.followed) this.cancel();
+        return;
       case 'llm-delta':
       case 'interruption':
-      case 'cancel':
         this.cancel();
         return;
     }

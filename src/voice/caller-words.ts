@@ -44,6 +44,11 @@ export class CallerWords {
     return [...this.held, ...this.during].join(' ');
   }
 
+  /** What `take(text)` would give now, without taking anything (a speculative reply's words). */
+  preview(text: string): string {
+    return [...this.held, text.trim(), ...this.during].filter((t) => t !== '').join(' ');
+  }
+
   /** The held words and keys around `text` (the utterance's own words) as one turn's text; nothing is held afterwards. */
   take(text: string): string {
     const all = [...this.held, text.trim(), ...this.during].filter((t) => t !== '').join(' ');

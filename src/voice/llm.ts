@@ -8,6 +8,11 @@
  *
  * The request carries the turn's AbortSignal: cancelling the turn aborts it.
  *
+ * Speculative replies (speculation.ts): `speculate` starts a reserved turn's request with the
+ * caller's words appended to a copy of the history; the history gets the words and the answer
+ * only when the turn is adopted (its `turn-started` comes through), and a tool call waits for
+ * that. A dropped one leaves the history as it was; a failed one is dropped, not apologised for.
+ *
  * Mid-call tools and built-in tools run through the call's ports (ports.ts: `CallTools`,
  * `CallBuiltins`); a built-in's result that ends the turn (a transfer's message, the transfer,
  * another assistant) is the call's to apply (`BuiltinOutcome.finish`): it finishes the turn, so
@@ -17,6 +22,7 @@ import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import { withContext, type CallBuiltins, type CallKnowledge, type CallTools, type ToolCallRecord } from './ports.js';
+import type { SpeculativeLlm } from './speculation.js';
 import { answerOpenToolCalls, answerToolCall, CANCELLED_TOOL_RESULT } from './tool-history.js';
 
 export const END_CALL_FUNCTION = 'end-call';
@@ -43,26 +49,74 @@ export interface LlmStageOptions {
   knowledge?: CallKnowledge | null;
 }
 
-export class LlmStage implements Stage {
+/** A speculative turn's request: what it will add to the history once adopted. */
+interface Held {
+  user: ChatMessage;
+  /** Assistant messages of the answer so far, in order. */
+  messages: ChatMessage[];
+  confirmed: Promise<boolean>;
+  failed: () => void;
+}
+
+export class LlmStage implements Stage, SpeculativeLlm {
   readonly name = 'llm';
   /** The assistant messages each turn added (to rewrite on interruption). */
   private readonly turnMessages = new Map<TurnId, Extract<ChatMessage, { role: 'assistant' }>[]>();
+  /** Speculative turns not adopted yet. */
+  private readonly held = new Map<TurnId, Held>();
   private push: Push = () => undefined;
+  private ctx: StageContext | null = null;
 
   constructor(private readonly options: LlmStageOptions) {}
 
-  start(_ctx: StageContext, push: Push): void {
+  start(ctx: StageContext, push: Push): void {
+    this.ctx = ctx;
     this.push = push;
   }
 
   process(frame: Frame, push: Push, ctx: StageContext): void {
     push(frame);
     if (frame.kind === 'turn-started' && frame.turnKind === 'reply') {
+      // An adopted speculative reply: its words and answer so far join the history; it runs on.
+      if (this.commit(frame.turn)) return;
       if (frame.callerText) this.options.messages.push({ role: 'user', content: frame.callerText });
       void this.reply(frame.turn, ctx);
     } else if (frame.kind === 'interruption') {
       this.heard(frame.turn, frame.heardText);
+    } else if (frame.kind === 'cancel') {
+      this.held.delete(frame.turn);
     }
+  }
+
+  speculate(turn: TurnId, callerText: string, confirmed: Promise<boolean>, failed: () => void): void {
+    if (!this.ctx) return;
+    this.held.set(turn, { user: { role: 'user', content: callerText }, messages: [], confirmed, failed });
+    void this.reply(turn, this.ctx);
+  }
+
+  /** Writes an adopted speculative turn into the history; false when `turn` is not one. */
+  private commit(turn: TurnId): boolean {
+    const held = this.held.get(turn);
+    if (!held) return false;
+    this.held.delete(turn);
+    this.options.messages.push(held.user, ...held.messages);
+    return true;
+  }
+
+  /** The messages a request of `turn` sends: the history, and a speculative turn's own so far. */
+  private history(turn: TurnId): ChatMessage[] {
+    const held = this.held.get(turn);
+    return held ? [...this.options.messages, held.user, ...held.messages] : [...this.options.messages];
+  }
+
+  /** Resolves true once `turn` is no longer speculative (adopted and committed), false when it was dropped. */
+  private async confirmed(turn: TurnId): Promise<boolean> {
+    const held = this.held.get(turn);
+    if (!held) return true;
+    const ok = await held.confirmed;
+    // The turn-started that commits it goes through the pipeline synchronously at adoption; in case not yet: now.
+    if (ok) this.commit(turn);
+    return ok;
   }
 
   /** Runs the model for one turn: text, tools, more text, until it answers without tools. */
@@ -74,7 +128,7 @@ export class LlmStage implements Stage {
     this.turnMessages.set(turn, added);
     try {
       // `prompt` mode: the passages for the caller's words, before the model is asked (this reply only).
-      const prepared = o.knowledge ? await o.knowledge.beforeReply(o.messages) : null;
+      const prepared = o.knowledge ? await o.knowledge.beforeReply(this.history(turn)) : null;
       if (signal.aborted) return;
       if (prepared) this.push({ kind: 'knowledge', turn, lookup: prepared.lookup, at: now() });
       for (let step = 0; step < MAX_STEPS_PER_TURN; step++) {
@@ -82,7 +136,7 @@ export class LlmStage implements Stage {
         const completion = await o.llm.complete({
           model: o.model,
           temperature: o.temperature,
-          messages: withContext(o.messages, prepared?.context ?? null),
+          messages: withContext(this.history(turn), prepared?.context ?? null),
           tools: o.specs,
           signal,
           onText: (delta) => {
@@ -98,16 +152,18 @@ export class LlmStage implements Stage {
         if (!streamed && text !== '') this.push({ kind: 'llm-delta', turn, text, at: now() });
         this.push({ kind: 'llm-done', turn, text, at: now() });
         if (completion.toolCalls.length === 0) {
-          if (text !== '') this.remember(added, { role: 'assistant', content: text });
+          if (text !== '') this.remember(added, { role: 'assistant', content: text }, turn);
           this.push({ kind: 'speak-end', turn, at: now() });
           return;
         }
+        // A speculative reply runs no tool before the caller's turn is confirmed.
+        if (!(await this.confirmed(turn)) || signal.aborted) return;
         const calling: Extract<ChatMessage, { role: 'assistant' }> = {
           role: 'assistant',
           content: text === '' ? null : text,
           tool_calls: completion.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })),
         };
-        this.remember(added, calling);
+        this.remember(added, calling, turn);
         // Cut off while the round runs: its calls are answered at once, before the caller's next turn asks the model.
         const cutOff = () => answerOpenToolCalls(o.messages, calling, CANCELLED_TOOL_RESULT);
         signal.addEventListener('abort', cutOff, { once: true });
@@ -124,6 +180,13 @@ export class LlmStage implements Stage {
       this.push({ kind: 'speak-end', turn, at: now() });
     } catch (err) {
       if (signal.aborted) return;
+      const held = this.held.get(turn);
+      if (held) {
+        // A speculative request failed: dropped; the confirmed turn asks again.
+        ctx.log.debug({ err: { message: (err as Error).message }, llm: o.llm.label }, 'speculative LLM request failed');
+        held.failed();
+        return;
+      }
       ctx.log.error({ err: { message: (err as Error).message }, llm: o.llm.label }, 'LLM stage failed; ending the call');
       this.push({ kind: 'error', turn, stage: this.name, message: (err as Error).message, fatal: true, at: now() });
       o.messages.push({ role: 'assistant', content: LLM_APOLOGY });
@@ -204,9 +267,11 @@ export class LlmStage implements Stage {
     return true;
   }
 
-  private remember(added: Extract<ChatMessage, { role: 'assistant' }>[], message: Extract<ChatMessage, { role: 'assistant' }>): void {
+  private remember(added: Extract<ChatMessage, { role: 'assistant' }>[], message: Extract<ChatMessage, { role: 'assistant' }>, turn?: TurnId): void {
     added.push(message);
-    this.options.messages.push(message);
+    const held = turn === undefined ? undefined : this.held.get(turn);
+    if (held) held.messages.push(message);
+    else this.options.messages.push(message);
   }
 
   /** The caller heard only `heardText` of the turn: the history keeps only that. */

@@ -72,6 +72,18 @@ export class TurnControl {
     return this.currentId;
   }
 
+  /** Opens the next turn without making it current (a speculative reply: speculation.ts). */
+  reserve(): TurnId {
+    return this.open();
+  }
+
+  /** Makes a reserved turn current; false when a later turn began meanwhile or it was cancelled. */
+  enter(turn: TurnId): boolean {
+    if (turn <= this.currentId || this.isCancelled(turn)) return false;
+    this.currentId = turn;
+    return true;
+  }
+
   signal(turn: TurnId): AbortSignal {
     return this.state(turn).controller.signal;
   }

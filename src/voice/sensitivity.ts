@@ -10,9 +10,11 @@
  *   interruption has two steps (interruption.ts) and the first, a pause the words may undo, follows
  *   `pauseRule`: threshold 0.6 − 0.05·s (0.6 … 0.35), minimum speech 100 − 20·s ms (100 … 0: the
  *   VAD's 32 ms windows make it 4 windows at 0, 3 at the default 0.5, 1 at 5).
- * - `endpoint_sensitivity` → the caller's silence that ends their turn (`endpoint_type: vad`):
- *   900 − 120·s ms (900 … 300 ms); for `ai` the same value is the STT provider's endpointing,
- *   and its utterance-end fallback is twice that, at least 1000 ms (Deepgram refuses less).
+ * - `endpoint_sensitivity` → the end-of-turn policy's waits (turnWaits in turn/policy.ts: after a
+ *   finished sentence 300 − 20·s ms, after an open one 2000 − 160·s ms); `endpointRule` here is
+ *   the STT provider's endpointing, 900 − 120·s ms (900 … 300 ms; also the policy's wait when no
+ *   words came yet and the speech-to-speech model's silence), and its utterance-end fallback,
+ *   twice that, at least 1000 ms (Deepgram refuses less).
  * Out-of-range or non-numeric values (the column is numeric text) are clamped to 0–5; a
  * missing one counts as the column's default.
  */

@@ -2,17 +2,25 @@
  * End of the caller's turn decided by the end-of-turn policy (src/voice/turn/policy.ts): VAD
  * silence, the words (completeness per language), the STT's own turn events (`stt-turn`,
  * speech_final, UtteranceEnd) and, when the deployment has it, Smart Turn's probability on the
- * turn's audio. A drop-in for TurnTakingStage (same place in the pipeline, same frames out:
- * `end-of-turn`, then `turn-started`); not chosen by the factory yet — flipping that changes the
- * waits at default settings (290 ms after a finished sentence instead of 840 ms, up to 1920 ms
- * after an open one) and the timing tests with them (docs/architecture.md, "Switching the policy on").
+ * turn's audio. The pipeline's turn-taking stage (voice-call.ts); frames out: `end-of-turn`, then
+ * `turn-started`. At default settings it waits 290 ms after a finished sentence and up to 1920 ms
+ * after an open one (turnWaits in turn/policy.ts; docs/voice-settings.md).
  *
- * `likely-over` / `resumed` are logged only, until a speculative-reply stage takes them.
+ * While the assistant holds the floor (a reply the caller did not interrupt), the caller's
+ * utterance does not start a new turn, but its words are kept (caller-words.ts): they open the
+ * caller's next turn, or, when the assistant's line is over and they are more than a
+ * backchannel, a turn at once. `words.utteranceOpen` says whether the caller is in an utterance
+ * this stage has not ended (the keypad stage holds keys pressed during it).
+ *
+ * `likely-over` / `resumed` go to the speculative reply (`speculation`: speculation.ts) when
+ * there is one: it starts the reply early and holds it until `confirmed`.
  */
 import type { Clock, TimerHandle } from '../telephony/clock.js';
 import type { Frame } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import type { EndpointType, Floor } from './settings.js';
+import { CallerWords } from './caller-words.js';
+import type { Speculation } from './speculation.js';
 import { openReply } from './turn-taking.js';
 import { EndOfTurnPolicy, turnWaits, type TurnDecision } from './turn/policy.js';
 import { turnSignalOf } from './turn/signals.js';
@@ -31,6 +39,12 @@ export interface PolicyTurnTakingOptions {
   finalize?: () => void;
   /** The process's Smart Turn model (TURN_MODEL_PATH), or none. */
   smartTurn?: SmartTurn | null;
+  /** What the caller said or typed that no turn has taken yet (shared with the keypad stage). */
+  words?: CallerWords;
+  /** Words that are only a backchannel ("mhm", "okay"): held over a line, they wait for the caller's next turn. */
+  isBackchannel?: (text: string) => boolean;
+  /** Speculative replies on `likely-over` (speculation.ts); none: the reply starts at `confirmed`. */
+  speculation?: Speculation;
 }
 
 export class PolicyTurnTakingStage implements Stage {
@@ -41,8 +55,11 @@ export class PolicyTurnTakingStage implements Stage {
   private push: Push = () => undefined;
   private ctx: StageContext | null = null;
   private closed = false;
+  private inSpeech = false;
+  private readonly words: CallerWords;
 
   constructor(private readonly options: PolicyTurnTakingOptions) {
+    this.words = options.words ?? new CallerWords();
     this.policy = new EndOfTurnPolicy({
       endpointType: options.endpointType,
       language: options.language,
@@ -59,6 +76,16 @@ export class PolicyTurnTakingStage implements Stage {
   process(frame: Frame, push: Push): void {
     push(frame);
     if (this.closed) return;
+    this.observe(frame);
+    this.syncOpen();
+  }
+
+  /** The caller is in an utterance this stage has not ended: speaking, words so far, or a decision still to come. */
+  private syncOpen(): void {
+    this.words.utteranceOpen = !this.closed && (this.inSpeech || this.policy.text !== '' || this.policy.nextDeadline() !== null);
+  }
+
+  private observe(frame: Frame): void {
     const now = this.options.clock.now();
     switch (frame.kind) {
       case 'audio-in':
@@ -67,23 +94,44 @@ export class PolicyTurnTakingStage implements Stage {
       case 'customer-said':
         // Words the leg knows for sure end the turn at once.
         this.policy.reset();
+        this.options.speculation?.drop('customer-said');
         this.turnAudio?.endTurn();
         this.reschedule();
-        openReply(this.ctx!, this.push, this.options.floor, frame.text.trim(), frame.at, frame.at);
+        this.endTurn(frame.text.trim(), frame.at, frame.at);
         return;
+      case 'playback-done': {
+        // The assistant's line is over (sent back up by the output stage): what the caller said
+        // over it, when more than a backchannel, is a turn now; a backchannel waits for the next.
+        const o = this.options;
+        this.syncOpen();
+        if (!o.floor.assistantSpeaking && !this.words.utteranceOpen && this.words.holding && !o.isBackchannel?.(this.words.heldText)) {
+          this.endTurn('', frame.at, frame.at);
+        }
+        return;
+      }
       case 'hang-up':
         this.close();
         return;
       case 'speech-started':
+        this.inSpeech = true;
         this.turnAudio?.speechStarted();
+        break;
+      case 'speech-stopped':
+        this.inSpeech = false;
         break;
     }
     const signal = turnSignalOf(frame);
     if (signal) this.apply(this.policy.handle(signal, now));
   }
 
+  private endTurn(text: string, endOfSpeechAt: number, at: number): void {
+    this.turnAudio?.endTurn();
+    openReply(this.ctx!, this.push, this.options.floor, text, endOfSpeechAt, at, this.words, this.options.speculation);
+  }
+
   private apply(decisions: TurnDecision[]): void {
     if (this.closed) return;
+    const wasOpen = this.words.utteranceOpen;
     for (const d of decisions) {
       switch (d.type) {
         case 'finalize':
@@ -93,16 +141,26 @@ export class PolicyTurnTakingStage implements Stage {
           this.analyze(d.speechEndAt);
           break;
         case 'likely-over':
+          this.ctx!.log.debug({ decision: d.type, at: d.at, probability: d.probability }, 'end of turn');
+          // Only a turn that would open a reply: not while the assistant holds the floor.
+          if (!this.options.floor.assistantSpeaking) this.options.speculation?.start(this.ctx!, this.words.preview(d.text));
+          break;
         case 'resumed':
-          this.ctx!.log.debug({ decision: d.type, at: d.at }, 'end of turn');
+          this.ctx!.log.debug({ decision: d.type, at: d.at, why: d.why }, 'end of turn');
+          this.options.speculation?.drop(`resumed-${d.why}`);
           break;
         case 'confirmed':
-          this.turnAudio?.endTurn();
-          openReply(this.ctx!, this.push, this.options.floor, d.text, d.endOfSpeechAt, d.at);
+          this.endTurn(d.text, d.endOfSpeechAt, d.at);
           break;
       }
     }
     this.reschedule();
+    this.syncOpen();
+    // The policy gave up on an utterance without words (a cough, a word the STT never finalized):
+    // keys pressed during it, which waited for its words, are the caller's turn now.
+    if (wasOpen && !this.words.utteranceOpen && !decisions.some((d) => d.type === 'confirmed') && this.words.holding) {
+      this.endTurn('', this.options.clock.now(), this.options.clock.now());
+    }
   }
 
   /** Smart Turn on the turn's audio, off the event loop; its answer goes back into the policy. */
@@ -130,6 +188,8 @@ export class PolicyTurnTakingStage implements Stage {
 
   close(): void {
     this.closed = true;
+    this.words.utteranceOpen = false;
+    this.options.speculation?.drop('closed');
     this.options.clock.clearTimer(this.timer);
     this.timer = null;
   }

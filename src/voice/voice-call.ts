@@ -1,9 +1,12 @@
 /**
  * One audio call's voice pipeline, composed from the assistant's settings:
  *
- *   leg audio ─▶ vad ─▶ stt ─▶ interruption ─▶ turn-taking ─▶ keypad ─▶ (scripted reply) ─▶ llm ─▶ sentences ─▶ tts ─▶ output ─▶ turn-recording ─▶ session
+ *   leg audio ─▶ vad ─▶ stt ─▶ interruption ─▶ turn-taking ─▶ keypad ─▶ (scripted reply) ─▶ llm ─▶ sentences ─▶ [spec. text] ─▶ tts ─▶ [spec. audio] ─▶ output ─▶ turn-recording ─▶ session
  *                 ▲                 │ cancel(turn)                   ▲                        │ media.play/mark/clear
  *                 └─ barge-in rule while the assistant holds the floor └── interruption (heard) ◀┘
+ *
+ * Turn-taking is the end-of-turn policy (turn-policy-stage.ts); a reply starts speculatively when
+ * the turn is likely over and is held by the two gates until it is confirmed (speculation.ts).
  *
  * In `mode: multimodal` one speech-to-speech stage (speech-to-speech.ts) stands where vad … tts
  * are, after the keypad stage (the caller's keys are a message to the model); everything from
@@ -28,7 +31,7 @@ import { KeypadStage } from './keypad.js';
 import { LlmStage, type LlmStageOptions } from './llm.js';
 import { OutputStage } from './output.js';
 import { Pipeline, type Stage } from './pipeline.js';
-import { bargeInRule, endpointRule, pauseRule } from './sensitivity.js';
+import { bargeInRule, pauseRule } from './sensitivity.js';
 import { ScriptedReplyStage } from './scripted-reply.js';
 import { SentenceAggregator } from './sentences.js';
 import { Floor, SPEECH_THRESHOLD, type TurnTakingSettings } from './settings.js';
@@ -36,7 +39,8 @@ import type { SpeechToSpeechStage } from './speech-to-speech.js';
 import { SttStage } from './stt.js';
 import { TtsStage } from './tts.js';
 import { isProviderStage, TurnRecordingStage } from './turn-recording.js';
-import { TurnTakingStage } from './turn-taking.js';
+import { PolicyTurnTakingStage } from './turn-policy-stage.js';
+import { Speculation } from './speculation.js';
 import { VadStage, type VadModel } from './vad.js';
 import { BackchannelDetector } from './turn/backchannel.js';
 import type { SmartTurn } from './turn/smart-turn.js';
@@ -96,6 +100,8 @@ const FAILED: Record<'stt' | 'llm' | 'tts', string> = {
   llm: 'the language model failed',
   tts: 'the text-to-speech provider failed',
 };
+/** Silence that ends the VAD's speech (its report comes this long after the end of speech). */
+export const VAD_STOP_MS = 200;
 /** Notes per call at most: a provider failing on every turn must not flood the transcript. */
 const MAX_NOTES = 5;
 
@@ -113,6 +119,8 @@ export class VoiceCall {
   readonly output: OutputStage;
   private readonly stt: SttStage | null;
   private readonly scripted = new ScriptedReplyStage();
+  /** Speculative replies (pipeline mode): their counts, for logs and the bench. */
+  speculation: Speculation | null = null;
   /** The pipeline's text-to-speech stage (null in speech-to-speech mode). */
   private tts: TtsStage | null = null;
   private readonly speechToSpeech: SpeechToSpeechStage | null;
@@ -159,6 +167,9 @@ export class VoiceCall {
           inputRate: media.sampleRate,
           threshold: () => (floor.assistantSpeaking ? barge.vadThreshold : SPEECH_THRESHOLD),
           startMs: () => (floor.assistantSpeaking ? barge.minSpeechMs : 90),
+          // The end-of-turn policy decides how long a silence ends the turn; the VAD reports the
+          // end of speech after 200 ms (as Pipecat's), so a reply can start before the short wait is over.
+          stopMs: VAD_STOP_MS,
         }),
       );
     }
@@ -167,7 +178,13 @@ export class VoiceCall {
     const tts = new TtsStage(options.tts.provider, options.tts.options);
     this.tts = tts;
     const words = new CallerWords();
-    const backchannels = new BackchannelDetector(options.stt?.options.language ?? 'en', turnTaking.backchannelWords);
+    const language = options.stt?.options.language ?? 'en';
+    const llm = new LlmStage(options.llm);
+    // Replies start while the turn is likely over and are heard once it is confirmed; not while a scripted answer waits for the turn.
+    const speculation = new Speculation({ messages: options.llm.messages, allowed: () => !this.scripted.waiting });
+    speculation.useLlm(llm);
+    this.speculation = speculation;
+    const backchannels = new BackchannelDetector(language, turnTaking.backchannelWords);
     stages.push(
       new InterruptionStage({
         allowInterruptions: turnTaking.allowInterruptions,
@@ -175,21 +192,26 @@ export class VoiceCall {
         floor,
         twoStep: stt ? { output: this.output, detector: backchannels, finalize: () => stt.finalize() } : undefined,
       }),
-      new TurnTakingStage({
+      new PolicyTurnTakingStage({
         // Without a VAD, only the STT provider can tell the end of speech.
         endpointType: options.vad ? turnTaking.endpointType : 'ai',
-        endpointMs: endpointRule(turnTaking.endpointSensitivity).silenceMs,
+        endpointSensitivity: turnTaking.endpointSensitivity,
+        language,
         floor,
         clock,
         finalize: () => stt?.finalize(),
         words,
         isBackchannel: (text) => backchannels.isBackchannel(text),
+        smartTurn: options.turnModel ?? null,
+        speculation,
       }),
       new KeypadStage({ floor, clock, keysTaken: options.keysTaken, words }),
       this.scripted,
-      new LlmStage(options.llm),
+      llm,
       new SentenceAggregator(),
+      speculation.textGate,
       tts,
+      speculation.audioGate,
       ...(options.outputStages ?? []),
       this.output,
     );

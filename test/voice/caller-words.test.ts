@@ -13,12 +13,14 @@ import { InterruptionStage } from '../../src/voice/interruption.js';
 import { KEYPAD_GAP_MS, KeypadStage } from '../../src/voice/keypad.js';
 import { Pipeline } from '../../src/voice/pipeline.js';
 import { Floor } from '../../src/voice/settings.js';
-import { TurnTakingStage } from '../../src/voice/turn-taking.js';
+import { PolicyTurnTakingStage } from '../../src/voice/turn-policy-stage.js';
+import { turnWaits } from '../../src/voice/turn/policy.js';
 import { BackchannelDetector } from '../../src/voice/turn/backchannel.js';
 import { FakeClock } from '../../src/telephony/clock.js';
 
 const log = pino({ level: 'silent' });
-const ENDPOINT_MS = 500;
+/** The longest the turn-taking policy waits at default settings (after an open clause). */
+const ENDPOINT_MS = turnWaits(0.5).incompleteMs;
 
 function setup(opts: { allowInterruptions?: boolean; minInterruptWords?: number } = {}) {
   const clock = new FakeClock();
@@ -28,7 +30,7 @@ function setup(opts: { allowInterruptions?: boolean; minInterruptWords?: number 
   const p = new Pipeline(
     [
       new InterruptionStage({ allowInterruptions: opts.allowInterruptions ?? true, minInterruptWords: opts.minInterruptWords ?? 0, floor }),
-      new TurnTakingStage({ endpointType: 'vad', endpointMs: ENDPOINT_MS, floor, clock, words, isBackchannel: (t) => backchannels.isBackchannel(t) }),
+      new PolicyTurnTakingStage({ endpointType: 'vad', endpointSensitivity: 0.5, language: 'en', floor, clock, words, isBackchannel: (t) => backchannels.isBackchannel(t) }),
       new KeypadStage({ floor, clock, words }),
     ],
     { clock, log },
@@ -88,6 +90,18 @@ describe('no caller word lost', () => {
     caller.stops();
     await clock.advance(ENDPOINT_MS);
     expect(out).toEqual(['end-of-turn:my account number is [keypad: 42#]', 'turn-started#1:my account number is [keypad: 42#]']);
+  });
+
+  it('keys pressed during a sound that never becomes words (a cough) are a turn once the end of turn gives up on its words', async () => {
+    const { clock, out, caller } = setup();
+    caller.starts();
+    caller.presses('5');
+    await clock.advance(KEYPAD_GAP_MS + 100);
+    caller.stops();
+    expect(out).toEqual([]);
+    // No words: the policy waits the plain silence, asks the STT for a final, and gives up.
+    await clock.advance(5000);
+    expect(out).toEqual(['end-of-turn:[keypad: 5]', 'turn-started#1:[keypad: 5]']);
   });
 
   it('keys while the caller is silent are a turn of their own, as before', async () => {

@@ -1,6 +1,7 @@
 /** The 0–5 sensitivity tables and the assistant's voice settings as provider stream options. */
 import { describe, expect, it } from 'vitest';
 import { bargeInRule, endpointRule, pauseRule } from '../../src/voice/sensitivity.js';
+import { turnWaits } from '../../src/voice/turn/policy.js';
 import { sttOptionsFor, ttsOptionsFor, type VoiceSettingsRow } from '../../src/voice/speech-options.js';
 
 describe('interrupt_sensitivity', () => {
@@ -36,7 +37,19 @@ describe('interrupt_sensitivity', () => {
 });
 
 describe('endpoint_sensitivity', () => {
-  it('maps 0–5 to the silence that ends a turn (900 … 300 ms) and the STT endpointing with its utterance-end fallback', () => {
+  it('maps 0–5 to the end-of-turn waits: after a finished sentence 300 … 200 ms, after an open one 2000 … 1200 ms, with no words yet 900 … 300 ms', () => {
+    expect([0, 0.5, 2.5, 5].map((s) => turnWaits(s))).toEqual([
+      { completeMs: 300, incompleteMs: 2000, neutralMs: 900 },
+      { completeMs: 290, incompleteMs: 1920, neutralMs: 840 },
+      { completeMs: 250, incompleteMs: 1600, neutralMs: 600 },
+      { completeMs: 200, incompleteMs: 1200, neutralMs: 300 },
+    ]);
+    expect(turnWaits('0.50')).toEqual(turnWaits(0.5));
+    expect(turnWaits(null)).toEqual(turnWaits(0.5));
+    expect(turnWaits(9)).toEqual(turnWaits(5));
+  });
+
+  it('maps 0–5 to the STT endpointing (900 … 300 ms) with its utterance-end fallback (and the speech-to-speech model’s silence)', () => {
     expect([0, 2.5, 5].map((s) => endpointRule(s))).toEqual([
       { silenceMs: 900, sttEndpointingMs: 900, utteranceEndMs: 1800 },
       { silenceMs: 600, sttEndpointingMs: 600, utteranceEndMs: 1200 },

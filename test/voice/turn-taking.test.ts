@@ -1,7 +1,8 @@
 /**
  * Caller-side stages as sequences of frames on a virtual clock: the VAD stage on audio, the
- * end of turn for endpoint_type vad and ai (including a dropped speech_final), and barge-in
- * under allow_interruptions / min_interrupt_words.
+ * end of turn by the multi-signal policy for endpoint_type vad and ai (short after a finished
+ * sentence, long after an open one, endpoint_sensitivity on top, a dropped speech_final), and
+ * barge-in under allow_interruptions / min_interrupt_words.
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import type { Frame } from '../../src/voice/frames.js';
 import { InterruptionStage } from '../../src/voice/interruption.js';
 import { Pipeline } from '../../src/voice/pipeline.js';
 import { Floor, type EndpointType } from '../../src/voice/settings.js';
-import { TurnTakingStage } from '../../src/voice/turn-taking.js';
+import { PolicyTurnTakingStage } from '../../src/voice/turn-policy-stage.js';
 import { EnergyVad, VadStage } from '../../src/voice/vad.js';
 import { FakeClock } from '../../src/telephony/clock.js';
 
@@ -79,14 +80,14 @@ describe('VadStage', () => {
   });
 });
 
-function turnPipeline(endpointType: EndpointType, opts: { allow?: boolean; minWords?: number; log?: pino.Logger } = {}) {
+function turnPipeline(endpointType: EndpointType, opts: { allow?: boolean; minWords?: number; log?: pino.Logger; sensitivity?: number; language?: string } = {}) {
   const clock = new FakeClock();
   const floor = new Floor();
   let finalizes = 0;
   const p = new Pipeline(
     [
       new InterruptionStage({ allowInterruptions: opts.allow ?? true, minInterruptWords: opts.minWords ?? 0, floor }),
-      new TurnTakingStage({ endpointType, endpointMs: 700, floor, clock, finalize: () => finalizes++ }),
+      new PolicyTurnTakingStage({ endpointType, endpointSensitivity: opts.sensitivity ?? 0.5, language: opts.language ?? 'en', floor, clock, finalize: () => finalizes++ }),
     ],
     { clock, log: opts.log ?? log },
   );
@@ -94,40 +95,92 @@ function turnPipeline(endpointType: EndpointType, opts: { allow?: boolean; minWo
   p.onOutput((f) => out.push(f));
   const transcript = (text: string, final: boolean, speechFinal = false) =>
     p.push({ kind: 'transcript', turn: p.turns.current, text, final, speechFinal, at: clock.now() });
-  return { clock, floor, p, out, transcript, finalizes: () => finalizes };
+  /** The VAD's report of the end of speech comes after its 300 ms stop window. */
+  const stopped = async (endOfSpeech: number) => {
+    await clock.advance(endOfSpeech + 300 - clock.now());
+    p.push({ kind: 'speech-stopped', turn: p.turns.current, at: endOfSpeech });
+  };
+  const ended = () => out.some((f) => f.kind === 'end-of-turn');
+  return { clock, floor, p, out, transcript, stopped, ended, finalizes: () => finalizes };
 }
 
-describe('end of turn', () => {
-  it('vad: ends the turn after the endpoint silence; speech resuming within it keeps the turn open', async () => {
-    const { clock, p, out, transcript } = turnPipeline('vad');
+describe('end of turn (the multi-signal policy at default settings: 290 ms after a finished sentence, up to 1920 ms after an open one)', () => {
+  it('vad: a finished sentence ends the turn 290 ms after the end of speech', async () => {
+    const { clock, p, out, transcript, stopped, ended } = turnPipeline('vad');
     await clock.advance(1000);
     p.push({ kind: 'speech-started', turn: 0, at: 1000, probability: 0.9 });
-    transcript('I would like', true);
-    await clock.advance(500);
-    p.push({ kind: 'speech-stopped', turn: 0, at: 1500 });
-    await clock.advance(400);
-    p.push({ kind: 'speech-started', turn: 0, at: 1900, probability: 0.9 });
-    transcript('an appointment', true);
-    await clock.advance(300);
-    p.push({ kind: 'speech-stopped', turn: 0, at: 2200 });
-    await clock.advance(699);
-    expect(out.some((f) => f.kind === 'end-of-turn')).toBe(false);
-    await clock.advance(1);
-    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:I would like an appointment@2900', 'turn-started#1:I would like an appointment@2200']);
+    await clock.advance(1200);
+    transcript('I would like an appointment on Tuesday.', true);
+    await stopped(2200);
+    // The VAD reported it at 2500, past the short wait: the turn ends at once.
+    expect(summary(out).slice(-2)).toEqual([
+      'end-of-turn#0:I would like an appointment on Tuesday.@2500',
+      'turn-started#1:I would like an appointment on Tuesday.@2200',
+    ]);
+    expect(ended()).toBe(true);
   });
 
-  it('vad: without a final transcript yet, asks STT to finalize and ends on its final', async () => {
-    const { clock, p, out, transcript, finalizes } = turnPipeline('vad');
+  it('vad: an open clause waits long, and the caller going on within it makes one turn of it', async () => {
+    const { clock, p, out, transcript, stopped, ended } = turnPipeline('vad');
+    p.push({ kind: 'speech-started', turn: 0, at: 0, probability: 0.9 });
+    await clock.advance(800);
+    transcript('I would like to book', true);
+    await stopped(800);
+    // A 1.2 s thinking pause: no turn ends (the old fixed 840 ms silence ended it here).
+    await clock.advance(900);
+    expect(ended()).toBe(false);
+    p.push({ kind: 'speech-started', turn: 0, at: 2000, probability: 0.9 });
+    await clock.advance(1000);
+    transcript('an appointment for Tuesday.', true);
+    await stopped(3000);
+    expect(summary(out).filter((s) => !s.startsWith('transcript') && !s.startsWith('speech')).slice(-2)).toEqual([
+      'end-of-turn#0:I would like to book an appointment for Tuesday.@3300',
+      'turn-started#1:I would like to book an appointment for Tuesday.@3000',
+    ]);
+  });
+
+  it('vad: an open clause alone ends after 1920 ms of silence', async () => {
+    const { clock, p, out, transcript, stopped, ended } = turnPipeline('vad');
+    p.push({ kind: 'speech-started', turn: 0, at: 0, probability: 0.9 });
+    await clock.advance(900);
+    transcript('I was thinking about', true);
+    await stopped(900);
+    await clock.advance(900 + 1919 - clock.now());
+    expect(ended()).toBe(false);
+    await clock.advance(1);
+    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:I was thinking about@2820', 'turn-started#1:I was thinking about@900']);
+  });
+
+  it('vad: with only interim words at the end of speech, asks STT to finalize at once and ends on its final', async () => {
+    const { clock, p, out, transcript, stopped, ended, finalizes } = turnPipeline('vad');
     p.push({ kind: 'speech-started', turn: 0, at: 0, probability: 0.9 });
     transcript('book me', false);
     await clock.advance(800);
-    p.push({ kind: 'speech-stopped', turn: 0, at: 800 });
-    await clock.advance(700);
+    await stopped(800);
     expect(finalizes()).toBe(1);
-    expect(out.some((f) => f.kind === 'end-of-turn')).toBe(false);
-    await clock.advance(120);
-    transcript('book me in', true);
-    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:book me in@1620', 'turn-started#1:book me in@800']);
+    // The interim is not the whole utterance: the turn waits for the final.
+    await clock.advance(200);
+    expect(ended()).toBe(false);
+    transcript('book me in for Monday', true);
+    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:book me in for Monday@1300', 'turn-started#1:book me in for Monday@800']);
+  });
+
+  it('endpoint_sensitivity keeps its meaning on top: higher reacts sooner (5: 200 / 1200 ms), lower later (0: 300 / 2000 ms)', async () => {
+    const ends: Record<string, number[]> = {};
+    for (const sensitivity of [0, 5]) {
+      for (const text of ['Please call me back tomorrow.', 'I need a table for']) {
+        const { clock, p, out, transcript } = turnPipeline('vad', { sensitivity });
+        p.push({ kind: 'speech-started', turn: 0, at: 0, probability: 0.9 });
+        await clock.advance(1000);
+        transcript(text, true);
+        // A VAD that reports at once, so the short wait shows.
+        p.push({ kind: 'speech-stopped', turn: 0, at: 1000 });
+        await clock.advance(3000);
+        const end = out.find((f) => f.kind === 'end-of-turn');
+        (ends[sensitivity] ??= []).push(end!.at - 1000);
+      }
+    }
+    expect(ends).toEqual({ 0: [300, 2000], 5: [200, 1200] });
   });
 
   it('ai: ends the turn on speech_final', async () => {
@@ -138,11 +191,21 @@ describe('end of turn', () => {
     expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:hello there@300', 'turn-started#1:hello there@300']);
   });
 
+  it('ai: a speech_final on words that clearly go on is held for the long wait (Deepgram endpointing is only silence)', async () => {
+    const { clock, out, transcript, ended } = turnPipeline('ai');
+    await clock.advance(300);
+    transcript('I need a table for', true, true);
+    await clock.advance(1919);
+    expect(ended()).toBe(false);
+    await clock.advance(1);
+    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:I need a table for@2220', 'turn-started#1:I need a table for@300']);
+  });
+
   it('ai: when speech_final is dropped, UtteranceEnd ends the turn', async () => {
-    const { clock, p, out, transcript } = turnPipeline('ai');
+    const { clock, p, out, transcript, ended } = turnPipeline('ai');
     transcript('hello there', true, false);
     await clock.advance(1000);
-    expect(out.some((f) => f.kind === 'end-of-turn')).toBe(false);
+    expect(ended()).toBe(false);
     p.push({ kind: 'utterance-end', turn: 0, at: clock.now() });
     expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:hello there@1000', 'turn-started#1:hello there@1000']);
   });
@@ -170,23 +233,27 @@ describe('barge-in', () => {
     expect(floor.assistantSpeaking).toBe(false);
   });
 
-  it('min_interrupt_words 2: "mhm" does not interrupt and starts no turn (it joins the next); "wait, stop" does', () => {
-    const { p, out, turn, transcript } = speakingAssistant({ minWords: 2 });
+  it('min_interrupt_words 2: "mhm" does not interrupt and starts no turn (it joins the next); "wait, stop" does', async () => {
+    const { p, out, turn, transcript, clock } = speakingAssistant({ minWords: 2 });
     p.push({ kind: 'speech-started', turn, at: 10, probability: 0.8 });
     transcript('mhm', false);
     transcript('mhm', true, true);
+    p.push({ kind: 'speech-stopped', turn, at: 10 });
+    await clock.advance(2500);
     expect(out.some((f) => f.kind === 'cancel' || f.kind === 'end-of-turn')).toBe(false);
     expect(p.turns.isCancelled(turn)).toBe(false);
+    p.push({ kind: 'speech-started', turn, at: 2510, probability: 0.8 });
     transcript('wait', false);
     expect(p.turns.isCancelled(turn)).toBe(false);
     transcript('wait, stop', false);
     expect(p.turns.isCancelled(turn)).toBe(true);
     transcript('wait, stop', true, true);
+    p.push({ kind: 'speech-stopped', turn, at: 2510 });
     expect(summary(out).filter((s) => s.startsWith('cancel') || s.startsWith('end-of-turn') || s.startsWith('turn-started'))).toEqual([
       `cancel#${turn}:barge-in`,
       // The caller's words are the next turn; the "mhm" said over the reply is kept and opens it.
-      `end-of-turn#${turn}:mhm wait, stop@0`,
-      `turn-started#${turn + 1}:mhm wait, stop@0`,
+      `end-of-turn#${turn}:mhm wait, stop@2500`,
+      `turn-started#${turn + 1}:mhm wait, stop@2510`,
     ]);
   });
 
@@ -198,12 +265,14 @@ describe('barge-in', () => {
     expect(out.some((f) => f.kind === 'cancel' || f.kind === 'end-of-turn')).toBe(false);
   });
 
-  it("words said over the assistant are logged by their length, never as words (personal data), even at trace level", () => {
+  it("words said over the assistant are logged by their length, never as words (personal data), even at trace level", async () => {
     const lines: string[] = [];
     const traceLog = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
-    const { p, turn, transcript } = speakingAssistant({ minWords: 2, log: traceLog });
+    const { p, turn, transcript, clock } = speakingAssistant({ minWords: 2, log: traceLog });
     p.push({ kind: 'speech-started', turn, at: 10, probability: 0.8 });
     transcript('mhm', true, true);
+    p.push({ kind: 'speech-stopped', turn, at: 10 });
+    await clock.advance(2500);
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg?.startsWith('caller spoke over the assistant'));
     expect(logged).toMatchObject({ chars: 3 });
     expect(lines.join('')).not.toContain('mhm');

@@ -158,6 +158,9 @@ export class EndOfTurnPolicy {
         this.inSpeech = false;
         this.speechEndAt = signal.at;
         if (this.options.audioModel) out.push({ type: 'analyze-audio', speechEndAt: signal.at, at: now });
+        // Words still interim at the end of speech (vad): ask for the final now, so the judgement
+        // and a speculative reply work on the whole words, not a prefix the STT sent mid-word.
+        if (this.options.endpointType === 'vad') this.askFinal(now, out);
         break;
       case 'transcript':
         if (signal.final) {
@@ -350,7 +353,9 @@ export class EndOfTurnPolicy {
 
     // Speculation follows the silence rule in both modes (ai: the provider's end usually comes later).
     const likelyAt = Math.max(end, end + waitFor(p, o.waits) - (o.speculativeLeadMs ?? 600));
-    if (now >= likelyAt && now < confirmAt) this.speculate(end, now, out);
+    // Words asked to be finalized come in a moment: a reply to their interim would mostly be dropped.
+    const finalComing = o.endpointType === 'vad' && this.interim !== '' && this.finalizeAskedAt !== null;
+    if (now >= likelyAt && now < confirmAt && !finalComing) this.speculate(end, now, out);
     if (now >= confirmAt) {
       // Words the STT has not finalized yet: ask for them and give it finalWaitMs (utterance-end also ends the wait).
       if (o.endpointType === 'vad' && this.interim !== '') {

@@ -1,9 +1,8 @@
 /**
- * Deepgram Flux in today's pipeline, without any new turn logic: the STT stage on the Flux
- * adapter (against the Flux protocol double, over its WebSocket) and the turn-taking stage as it
- * is. Flux's EndOfTurn reaches it as a final transcript with speech_final, so endpoint_type ai ends
- * the turn on Flux's judgement; Flux's own turn events flow beside as `stt-turn` frames for the
- * end-of-turn policy (src/voice/turn/policy.ts) to read once it is wired in.
+ * Deepgram Flux in the pipeline: the STT stage on the Flux adapter (against the Flux protocol
+ * double, over its WebSocket) and the pipeline's turn-taking stage (the end-of-turn policy,
+ * src/voice/turn/policy.ts). Flux's own turn events flow as `stt-turn` frames the policy reads, so
+ * endpoint_type ai ends the turn on Flux's EndOfTurn.
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import type { Frame } from '../../../src/voice/frames.js';
 import { Pipeline } from '../../../src/voice/pipeline.js';
 import { Floor, type EndpointType } from '../../../src/voice/settings.js';
 import { SttStage } from '../../../src/voice/stt.js';
-import { TurnTakingStage } from '../../../src/voice/turn-taking.js';
+import { PolicyTurnTakingStage } from '../../../src/voice/turn-policy-stage.js';
 import { turnSignalOf } from '../../../src/voice/turn/signals.js';
 import { fixture, fixtureAudio } from '../../support/audio-fixtures.js';
 import { ClipBook } from '../../support/doubles/clips.js';
@@ -35,7 +34,7 @@ afterAll(() => flux.close());
 function run(endpointType: EndpointType) {
   const floor = new Floor();
   const stt = new SttStage(new DeepgramFluxStt({ url: flux.url, apiKey: flux.knobs.apiKey, maxPendingMs: 30_000 }), { sampleRate: RATE, language: 'en', turn: { eagerEotThreshold: 0.5 } });
-  const p = new Pipeline([stt, new TurnTakingStage({ endpointType, endpointMs: 700, floor, clock: systemClock, finalize: () => stt.finalize() })], { clock: systemClock, log: pino({ level: 'silent' }) });
+  const p = new Pipeline([stt, new PolicyTurnTakingStage({ endpointType, endpointSensitivity: 0.5, language: 'en', floor, clock: systemClock, finalize: () => stt.finalize() })], { clock: systemClock, log: pino({ level: 'silent' }) });
   const out: Frame[] = [];
   p.onOutput((f) => out.push(f));
   const audio = concat([silence(300, RATE), fixtureAudio(QUESTION.name, RATE), silence(1000, RATE)]);

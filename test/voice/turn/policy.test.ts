@@ -106,13 +106,18 @@ describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
   });
 
   it('words that change under a speculative reply drop it', () => {
-    const d = play([...speech(0, 1000), interim(1000, 'I need a'), final(1250, 'I need a taxi.')], { speculativeLeadMs: 2000 });
-    expect(brief(d)).toEqual(['1200 likely-over "I need a"', '1200 finalize', '1250 resumed (words-changed)', '1250 likely-over "I need a taxi."', '1290 confirmed "I need a taxi." (silence)']);
+    const d = play([...speech(0, 1000), final(1000, 'I need a taxi.'), final(1250, 'To the airport.')], { speculativeLeadMs: 2000 });
+    expect(brief(d)).toEqual(['1200 likely-over "I need a taxi."', '1250 resumed (words-changed)', '1250 likely-over "I need a taxi. To the airport."', '1290 confirmed "I need a taxi. To the airport." (silence)']);
   });
 
-  it('only an interim at the deadline: asks the STT for its final and confirms when it comes', () => {
+  it('no speculation on interim words while their final is asked for: it starts on the final', () => {
+    const d = play([...speech(0, 1000), interim(1000, 'I need a'), final(1250, 'I need a taxi.')], { speculativeLeadMs: 2000 });
+    expect(brief(d)).toEqual(['1200 finalize', '1250 likely-over "I need a taxi."', '1290 confirmed "I need a taxi." (silence)']);
+  });
+
+  it('only an interim at the end of speech: asks the STT for its final at once and confirms when it comes', () => {
     const d = play([...speech(0, 1000), interim(1100, 'Yes please'), final(1400, 'Yes, please.')], { maxSpeculations: 0 });
-    expect(brief(d)).toEqual(['1290 finalize', '1400 confirmed "Yes, please." (silence)']);
+    expect(brief(d)).toEqual(['1200 finalize', '1400 confirmed "Yes, please." (silence)']);
   });
 
   it('no words at all: waits the plain silence, asks for the final, and gives up without a turn', () => {
