@@ -2,7 +2,8 @@
  * `switchboard test <file-or-folder>... [--assistant ID] [--junit FILE] [--json]`: runs
  * scenario files against an assistant in this process, on the configured LLM (the offline
  * stand-in without LLM_BASE_URL). The assistant is the stored one (`--assistant`, read from the
- * local database) or the suite's own `assistant.yaml` beside the scenarios. Exit code: 0 all
+ * local database) or the suite's own `assistant.yaml` beside the scenarios; with `--url --token`
+ * they run on a running service through its API instead (test-remote.ts). Exit code: 0 all
  * passed, 1 any failed, 2 unusable input (a bad file, no assistant, a scenario naming a tool
  * the assistant lacks).
  */
@@ -19,6 +20,7 @@ import { assistants } from '../db/schema.js';
 import { credentialSealer } from '../lib/secrets.js';
 import { createLlmProvider } from '../providers/llm/index.js';
 import { CliError, withDatabase, type Session } from './session.js';
+import { runRemotely } from './test-remote.js';
 
 export interface TestCommandOptions {
   assistant?: number;
@@ -88,10 +90,12 @@ function report(s: Session, result: SuiteResult): void {
 }
 
 export async function testCommand(s: Session, targets: string[], o: TestCommandOptions): Promise<number> {
-  if (o.url || o.token) {
-    throw new CliError('--url/--token (running the tests on a running service through its API) is not available in this version yet: run them here, against the local database (--assistant ID) or the suite\'s assistant.yaml', 2);
-  }
   const scenarios = readScenarios(targets, s.io);
+  if (o.url || o.token) {
+    if (!o.url || !o.token || o.assistant === undefined) throw new CliError('--url needs --token and --assistant ID (the assistant on that service)', 2);
+    const sources = [...new Set(targets.flatMap(scenarioFiles))].map((f) => fs.readFileSync(f, 'utf8'));
+    return finish(s, o, await runRemotely(o.url, o.token, o.assistant, sources, scenarios));
+  }
   const llm = createLlmProvider(s.config, END_CALL_TOOL);
   const sealer = credentialSealer(s.config);
   const run = async (assistant: TestAssistant) => {
@@ -114,6 +118,10 @@ export async function testCommand(s: Session, targets: string[], o: TestCommandO
   } else {
     result = await run(suiteAssistant(targets));
   }
+  return finish(s, o, result);
+}
+
+function finish(s: Session, o: TestCommandOptions, result: SuiteResult): number {
   if (o.junit) fs.writeFileSync(o.junit, junitXml(result));
   if (s.out.json) s.io.stdout(JSON.stringify(result, null, 2) + '\n');
   else report(s, result);
