@@ -2,7 +2,8 @@
  * The dashboard end to end in headless Chromium (issue 17): sign in, create an assistant and
  * a tool, import a CSV of leads, start a campaign on the sandbox carrier and see it complete,
  * open a call and read its transcript, the account and admin pages; an assistant's versions
- * (what a save changed, restoring an earlier one). Every page is
+ * (what a save changed, restoring an earlier one); a knowledge base with a text document, searched,
+ * and chosen in the assistant editor. Every page is
  * screenshotted (test-artifacts/screenshots), checked with axe-core (no serious or critical
  * violations) and walked with the keyboard (every control reachable).
  */
@@ -202,6 +203,38 @@ describe('the dashboard in a browser', () => {
     const secret = (await user.get('/api/user/webhook-secret')).body.secret as string;
     await page.getByText(secret).waitFor();
     await expectAccessible('12-account');
+  });
+
+  it('creates a knowledge base, adds a text that becomes ready, finds it by search, and gives it to an assistant', async () => {
+    await page.getByRole('link', { name: 'Knowledge' }).click();
+    await page.getByRole('heading', { name: 'Knowledge bases' }).waitFor();
+    await field('Name').fill('Clinic');
+    await page.getByRole('button', { name: 'Create knowledge base' }).click();
+    await page.getByRole('link', { name: 'Clinic' }).click();
+    await page.getByRole('heading', { name: 'Clinic' }).waitFor();
+    await field('Text').fill('# Parking\n\nThe car park behind the clinic is free for patients on weekdays.');
+    await page.getByRole('button', { name: 'Add document' }).click();
+    // The page looks again while the document is processing, until it is ready.
+    await page.locator('td .badge-ready').waitFor({ timeout: 20_000 });
+    await field('Question').fill('Where can I park?');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Passages found' }).textContent()).toContain('car park behind the clinic');
+    await expectAccessible('13-knowledge-base');
+    await page.getByRole('link', { name: 'Knowledge bases' }).first().click();
+    await page.getByRole('cell', { name: 'Clinic', exact: true }).waitFor();
+    await expectAccessible('14-knowledge-bases');
+
+    await page.getByRole('link', { name: 'Assistants' }).click();
+    await page.getByRole('link', { name: 'Sales caller', exact: true }).first().click();
+    await field('Knowledge base').selectOption({ label: 'Clinic (ready)' });
+    await field('How the assistant uses it').selectOption('prompt');
+    await expectAccessible('15-assistant-knowledge');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const kb = (await user.get('/api/user/knowledgebases')).body.data[0];
+    await expect.poll(async () => (await user.get('/api/user/assistants/get')).body.data.find((a: { name: string }) => a.name === 'Sales caller')).toMatchObject({
+      knowledgebase_id: kb.id,
+      knowledgebase_mode: 'prompt',
+    });
   });
 
   it('signs in as the admin and sees the admin pages only', async () => {

@@ -5,6 +5,7 @@ import { useSession } from './session';
 const USER_LINKS = [
   ['/assistants', 'Assistants'],
   ['/tools', 'Mid-call tools'],
+  ['/knowledge', 'Knowledge'],
   ['/campaigns', 'Campaigns'],
   ['/leads', 'Leads'],
   ['/calls', 'Calls'],

@@ -21,15 +21,16 @@ export default function AssistantEdit() {
   const api = useApi();
   const navigate = useNavigate();
   const refs = useLoad(async () => {
-    const [voices, languages, models, numbers, tools] = await Promise.all([
+    const [voices, languages, models, numbers, tools, bases] = await Promise.all([
       unwrap(api.GET('/api/user/assistants/voices')),
       unwrap(api.GET('/api/user/assistants/languages')),
       unwrap(api.GET('/api/user/assistants/models')),
       unwrap(api.GET('/api/user/phone-numbers/all')),
       unwrap(api.GET('/api/user/tools')),
+      unwrap(api.GET('/api/user/knowledgebases')),
     ]);
     const record = isNew ? null : (await unwrap(api.GET('/api/user/assistant/{id}', { params: { path: { id: String(id) } } }))).data;
-    return { voices, languages, models, numbers: numbers.data, tools, record };
+    return { voices, languages, models, numbers: numbers.data, tools, bases: bases.data, record };
   }, [id]);
   const [initial, setInitial] = useState<AssistantForm | null>(null);
   const [form, setForm] = useState<AssistantForm | null>(null);
@@ -51,7 +52,7 @@ export default function AssistantEdit() {
 
   if (refs.error) return <ErrorBanner error={refs.error} />;
   if (!refs.data || !form || !initial) return <Loading what="the assistant" />;
-  const { voices, languages, models, numbers, tools, record } = refs.data;
+  const { voices, languages, models, numbers, tools, bases, record } = refs.data;
   const errors = submit.fieldErrors;
   const set = <K extends keyof AssistantForm>(key: K) => (value: AssistantForm[K]) => setForm({ ...form, [key]: value });
 
@@ -165,6 +166,30 @@ export default function AssistantEdit() {
             ))}
             {errors.tool_ids && <p className="field-error" role="alert">{errors.tool_ids.join(' ')}</p>}
           </fieldset>
+        </Group>
+
+        <Group legend="Knowledge base">
+          <Select
+            label="Knowledge base"
+            value={form.knowledgebase_id}
+            onChange={set('knowledgebase_id')}
+            errors={errors.knowledgebase_id}
+            options={[{ value: '', label: 'None' }, ...bases.map((b) => ({ value: String(b.id), label: `${b.name} (${b.status})` }))]}
+            hint={bases.length === 0 ? 'No knowledge bases yet; create them under Knowledge.' : undefined}
+          />
+          {form.knowledgebase_id !== '' && (
+            <Select
+              label="How the assistant uses it"
+              value={form.engine_type === 'multimodal' ? 'function_call' : form.knowledgebase_mode}
+              onChange={set('knowledgebase_mode')}
+              errors={errors.knowledgebase_mode}
+              options={[
+                { value: 'function_call', label: 'Searches it when it needs to (function call)' },
+                ...(form.engine_type === 'multimodal' ? [] : [{ value: 'prompt', label: 'Gets passages with every reply (prompt)' }]),
+              ]}
+              hint={form.engine_type === 'multimodal' ? 'Only function_call mode is available for multimodal assistants.' : undefined}
+            />
+          )}
         </Group>
 
         <Group legend="Voice and turn-taking">

@@ -27,6 +27,9 @@ export interface AssistantForm {
   system_prompt: string;
   who_speaks_first: string;
   tool_ids: number[];
+  /** '' = no knowledge base. */
+  knowledgebase_id: string;
+  knowledgebase_mode: string;
   end_call_description: string;
   variables: string;
   post_call_evaluation: boolean;
@@ -77,6 +80,8 @@ export function emptyForm(): AssistantForm {
     system_prompt: '',
     who_speaks_first: 'AI assistant',
     tool_ids: [],
+    knowledgebase_id: '',
+    knowledgebase_mode: 'function_call',
     end_call_description: '',
     variables: '{}',
     post_call_evaluation: true,
@@ -131,6 +136,8 @@ export function formFromRecord(r: AssistantRecord, models: { id: number; name: s
     system_prompt: text(r.system_prompt),
     who_speaks_first: r.wait_for_customer ? 'Customer' : 'AI assistant',
     tool_ids: (r.tool_ids as number[]) ?? [],
+    knowledgebase_id: r.knowledgebase_id == null ? '' : String(r.knowledgebase_id),
+    knowledgebase_mode: text(r.knowledgebase_mode) || 'function_call',
     end_call_description: text(endCall?.data.description),
     variables: JSON.stringify(r.variables ?? {}, null, 2),
     post_call_evaluation: Boolean(r.post_call_evaluation),
@@ -203,6 +210,9 @@ export function bodyFromForm(f: AssistantForm): Record<string, unknown> {
     system_prompt: f.system_prompt,
     who_speaks_first: f.who_speaks_first,
     tool_ids: f.tool_ids,
+    knowledgebase_id: f.knowledgebase_id === '' ? null : Number(f.knowledgebase_id),
+    // Multimodal assistants search by function only (the service refuses prompt mode for them).
+    knowledgebase_mode: f.engine_type === 'multimodal' ? 'function_call' : f.knowledgebase_mode,
     'end_call_tool.description': f.end_call_description === '' ? null : f.end_call_description,
     variables: asObject(f.variables),
     post_call_evaluation: f.post_call_evaluation,
