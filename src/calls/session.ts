@@ -471,25 +471,34 @@ export class CallSession {
   }
 
   /**
-   * The caller stayed silent after re-engagement. On an audio leg the assistant says its closing
-   * line first (silence_goodbye_message, else the default in its language; '' none) and hangs up
-   * once it was heard — unless the caller speaks up meanwhile: then the call goes on and the
-   * silence clock starts over.
+   * The caller stayed silent after re-engagement. The assistant says its closing line first
+   * (silence_goodbye_message, else the default in its language; '' none) and hangs up once it was
+   * heard (an audio leg) or handed to the leg (a text leg) — unless the caller speaks up (or types)
+   * meanwhile: then the call goes on and the silence clock starts over.
    */
   private silenceTimeout(): void {
     if (this.ended) return;
     const reason = 'customer silent after re-engagement';
-    const goodbye = this.voice ? silenceGoodbyeLine(this.settings.silenceGoodbyeMessage, this.settings.language) : '';
-    if (!this.voice || goodbye === '') {
+    const goodbye = silenceGoodbyeLine(this.settings.silenceGoodbyeMessage, this.settings.language);
+    if (goodbye === '') {
       this.end('ended_by_assistant', reason);
       return;
     }
-    const spokeBefore = this.callerSpeechOnsets;
     // No re-engagement over the closing line.
     this.timers.activity();
     this.messages.push({ role: 'assistant', content: goodbye });
-    void this.voice.say(goodbye, 'reengagement').then(() => {
-      if (this.callerSpeechOnsets === spokeBefore) this.end('ended_by_assistant', reason);
+    if (this.voice) {
+      const spokeBefore = this.callerSpeechOnsets;
+      void this.voice.say(goodbye, 'reengagement').then(() => {
+        if (this.callerSpeechOnsets === spokeBefore) this.end('ended_by_assistant', reason);
+      });
+      return;
+    }
+    const saidBefore = this.customerUtterances;
+    const position = this.turns.begin('reengagement', null);
+    void this.text.say(goodbye, true).then(() => {
+      this.turns.finish({ position });
+      if (this.customerUtterances === saidBefore) this.end('ended_by_assistant', reason);
     });
   }
 

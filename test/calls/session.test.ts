@@ -8,11 +8,14 @@ import { CallSession, END_CALL_TOOL, REENGAGEMENT_LINE, SILENT_VOICEMAIL_MS, typ
 import type { MidCallTool, ToolOutcome } from '../../src/calls/tool-runner.js';
 import { OfflineStandInLlm } from '../../src/providers/llm/stand-in.js';
 import { LlmError, type CompletionRequest, type LlmProvider } from '../../src/providers/llm/types.js';
+import { silenceGoodbyeLine } from '../../src/calls/closing-lines.js';
 import { FakeClock } from '../../src/telephony/clock.js';
 import { SandboxCarrier } from '../../src/telephony/sandbox/carrier.js';
 import type { CarrierLeg, LegEvent } from '../../src/telephony/types.js';
 
 const log = pino({ level: 'silent' });
+/** The closing line a silent caller hears at defaults (English). */
+const GOODBYE_LINE = silenceGoodbyeLine(null, 'en');
 
 function settings(overrides: Partial<SessionSettings> = {}): SessionSettings {
   return {
@@ -110,18 +113,26 @@ describe('max_silence_duration with re-engagement', () => {
     await clock.advance(7_000);
     expect((session as any).lines.filter((l: string) => l === `AI: ${REENGAGEMENT_LINE}`)).toHaveLength(2);
     await clock.advance(2_999); // 7 s + 10 s − 1 ms
+    expect((session as any).lines).not.toContain(`AI: ${GOODBYE_LINE}`);
+    await clock.advance(1);
+    // At the limit the closing line is said; the hang-up comes once the sandbox said it (8 words × 350 ms).
+    expect((session as any).lines.at(-1)).toBe(`AI: ${GOODBYE_LINE}`);
+    await clock.advance(2_799);
     expect(over).toBe(false);
     await clock.advance(1);
     const result = await done;
-    expect(result).toMatchObject({ status: 'ended_by_assistant', answeredBy: 'machine', connected: true, talkMs: silenceFrom + 17_000 - 3300 });
+    expect(result).toMatchObject({ status: 'ended_by_assistant', answeredBy: 'machine', connected: true, talkMs: silenceFrom + 17_000 + 2_800 - 3300 });
     expect(result.transcript).toBe(
       [
         'Customer: Hello, you have reached the voicemail of this number. Please leave a message after the tone.',
         'AI: Hello Ada, this is Switchboard.',
         `AI: ${REENGAGEMENT_LINE}`,
         `AI: ${REENGAGEMENT_LINE}`,
+        `AI: ${GOODBYE_LINE}`,
       ].join('\n'),
     );
+    // The model's history ends with it too.
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: GOODBYE_LINE });
   });
 
   it('what the customer says resets the silence clock', async () => {
@@ -143,7 +154,54 @@ describe('max_silence_duration with re-engagement', () => {
     expect(over).toBe(false);
     await clock.advance(1_000);
     expect((await done).status).toBe('ended_by_assistant');
+    expect(leg.said.at(-1)).toBe(GOODBYE_LINE);
     expect(leg.hungUp).toBe(true);
+  });
+
+  it('silence_goodbye_message: its own line, or none at all (\'\'), before the hang-up', async () => {
+    for (const [message, line] of [
+      ['Thanks for calling. Bye!', 'Thanks for calling. Bye!'],
+      ['', null],
+    ] as const) {
+      const clock = new FakeClock();
+      const leg = new ManualLeg();
+      const done = new CallSession(settings({ reengagementSec: 2, maxSilenceSec: 1, silenceGoodbyeMessage: message }), { leg, llm: chatty, tools: noTools, clock, log }).run();
+      leg.emit({ type: 'answered', answeredBy: 'human' });
+      await clock.advance(5_000);
+      const result = await done;
+      expect(result.status).toBe('ended_by_assistant');
+      expect(leg.said).toEqual(['Hello Ada, this is Switchboard.', REENGAGEMENT_LINE, ...(line ? [line] : [])]);
+      expect(leg.hungUp).toBe(true);
+    }
+  });
+
+  it('a caller who types during the closing line keeps the call going; silence after ends it again', async () => {
+    const clock = new FakeClock();
+    // A leg whose lines take 1 s to hand over, so the caller can answer while the closing line goes out.
+    const leg = new ManualLeg();
+    const said = leg.say.bind(leg);
+    leg.say = async (text: string) => {
+      await said(text);
+      await new Promise<void>((resolve) => clock.setTimer(1_000, resolve));
+    };
+    let over = false;
+    const done = new CallSession(settings({ reengagementSec: 2, maxSilenceSec: 3 }), { leg, llm: chatty, tools: noTools, clock, log })
+      .run()
+      .then((r) => ((over = true), r));
+    leg.emit({ type: 'answered', answeredBy: 'human' });
+    // Greeting (1 s), 2 s of silence, re-engagement (1 s), 3 s after it: the closing line.
+    await clock.advance(6_000);
+    expect(leg.said.at(-1)).toBe(GOODBYE_LINE);
+    leg.emit({ type: 'customer-said', text: 'Wait, I am here!' });
+    await clock.advance(1_000);
+    expect(over).toBe(false);
+    expect(leg.said.at(-1)).toBe('Tell me more.');
+    // Silent again: re-engaged, then the closing line, then the hang-up.
+    await clock.advance(20_000);
+    const result = await done;
+    expect(result.status).toBe('ended_by_assistant');
+    expect(leg.said.filter((l) => l === GOODBYE_LINE)).toHaveLength(2);
+    expect(result.transcript.split('\n')).toContain('Customer: Wait, I am here!');
   });
 });
 

@@ -3,7 +3,8 @@
  * OpenAI-protocol double that answers every line and never ends the call. A caller who stops
  * typing (a browser call in text mode) or a sandbox customer out of words (time scale 0, a text
  * leg) is re-engaged after `reengagement_interval` with the line an audio leg says and hung up
- * `max_silence_duration` after the first prompt as `ended_by_assistant` — the same CallTimers and
+ * `max_silence_duration` after the first prompt as `ended_by_assistant`, saying the closing line
+ * (silence_goodbye_message's default) first — the same CallTimers and
  * the same session hooks as the audio leg's SilenceStage (test/voice/sandbox-silence.test.ts),
  * not left `in-progress` until `max_duration`.
  *
@@ -12,6 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../src/calls/index.js';
+import { silenceGoodbyeLine } from '../../src/calls/closing-lines.js';
 import { REENGAGEMENT_LINE } from '../../src/calls/session-types.js';
 import { SANDBOX_SCRIPTS } from '../../src/telephony/sandbox/carrier.js';
 import { ChatDouble } from '../support/doubles/chat.js';
@@ -32,6 +34,9 @@ afterAll(async () => {
   await llm.close();
 });
 
+/** The closing line a silent caller hears at defaults (English). */
+const GOODBYE_LINE = silenceGoodbyeLine(null, 'en');
+
 const silence = { reengagementInterval: 1, maxSilenceDuration: 2, maxDuration: 600 };
 
 describe('a text leg whose caller goes quiet, with a model that never ends the call', () => {
@@ -51,6 +56,10 @@ describe('a text leg whose caller goes quiet, with a model that never ends the c
     // Then nothing more from the caller.
     expect(await page.next('assistant', 5_000)).toEqual({ type: 'assistant', text: REENGAGEMENT_LINE });
     const reengagedAfter = Date.now() - quietFrom;
+    // Before the hang-up, the closing line (silence_goodbye_message's default, in English).
+    let last = await page.next('assistant', 5_000);
+    while (last.text === REENGAGEMENT_LINE) last = await page.next('assistant', 5_000);
+    expect(last).toEqual({ type: 'assistant', text: GOODBYE_LINE });
     await page.next('ended', 5_000);
     const endedAfter = Date.now() - quietFrom;
     await page.closed;
@@ -65,9 +74,10 @@ describe('a text leg whose caller goes quiet, with a model that never ends the c
     expect(record).toMatchObject({ type: 'web', status: 'ended_by_assistant' });
     const lines = (record.transcript as string).split('\n');
     expect(lines.slice(0, 4)).toEqual(['AI: Hello, how can I help?', 'Customer: I would like to book a table.', 'AI: Okay.', `AI: ${REENGAGEMENT_LINE}`]);
-    // A prompt every interval until the limit: two or three (timer order at the 2 s boundary), nothing else.
-    expect(lines.slice(3).every((l) => l === `AI: ${REENGAGEMENT_LINE}`)).toBe(true);
-    expect(lines.length - 3).toBeGreaterThanOrEqual(2);
+    // A prompt every interval until the limit: two or three (timer order at the 2 s boundary), then the closing line.
+    expect(lines.at(-1)).toBe(`AI: ${GOODBYE_LINE}`);
+    expect(lines.slice(3, -1).every((l) => l === `AI: ${REENGAGEMENT_LINE}`)).toBe(true);
+    expect(lines.length - 4).toBeGreaterThanOrEqual(2);
   });
 
   it('a sandbox customer out of words (time scale 0) is re-engaged, then hung up per max_silence_duration as ended_by_assistant', { timeout: 30_000 }, async () => {
@@ -85,8 +95,10 @@ describe('a text leg whose caller goes quiet, with a model that never ends the c
     const lastWords = lines.indexOf(`Customer: ${SANDBOX_SCRIPTS.converses.at(-1)}`);
     expect(lines.filter((l) => l.startsWith('Customer:'))).toEqual(SANDBOX_SCRIPTS.converses.map((l) => `Customer: ${l}`));
     expect(lines[lastWords + 1]).toBe('AI: Okay.');
-    expect(lines.slice(lastWords + 2).every((l) => l === `AI: ${REENGAGEMENT_LINE}`)).toBe(true);
-    expect(lines.length - lastWords - 2).toBeGreaterThanOrEqual(2);
+    // The prompts, then the closing line before the hang-up.
+    expect(lines.at(-1)).toBe(`AI: ${GOODBYE_LINE}`);
+    expect(lines.slice(lastWords + 2, -1).every((l) => l === `AI: ${REENGAGEMENT_LINE}`)).toBe(true);
+    expect(lines.length - lastWords - 3).toBeGreaterThanOrEqual(2);
     // The conversation is instant at time scale 0: the call lasts the 1 s + 2 s of silence.
     expect(tookMs).toBeGreaterThanOrEqual(3_000);
     expect(tookMs).toBeLessThan(6_000);
