@@ -25,6 +25,8 @@ export interface CallEvents {
 }
 
 const RATE = 16_000;
+/** Audio back within this long after a `clear` was a pause the assistant resumed, not an interruption. */
+const RESUME_WINDOW_MS = 1000;
 const FRAME = 320; // 20 ms at 16 kHz
 
 /** Both worklets, loaded from one Blob so the widget needs no second file. */
@@ -77,6 +79,7 @@ export class WebCall {
   private playback: AudioWorkletNode | null = null;
   private ended = false;
   private audioMs = 0;
+  private interruptedTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     readonly callId: number,
@@ -148,6 +151,9 @@ export class WebCall {
     this.ws = ws;
     ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) => {
       if (typeof e.data !== 'string') {
+        // Audio again soon after a clear: the assistant only paused (the caller said "mhm") and plays on.
+        if (this.interruptedTimer !== null) clearTimeout(this.interruptedTimer);
+        this.interruptedTimer = null;
         this.audioMs += e.data.byteLength / 2 / (RATE / 1000);
         this.events.audio?.(Math.round(this.audioMs));
         this.playback?.port.postMessage({ pcm: e.data }, [e.data]);
@@ -170,7 +176,13 @@ export class WebCall {
           break;
         case 'clear':
           this.playback?.port.postMessage({ clear: true });
-          this.events.interrupted?.();
+          // A clear is first a pause (the caller's words decide): it is an interruption once the
+          // assistant's audio does not come back soon (a backchannel resumes it within a second).
+          if (this.interruptedTimer !== null) clearTimeout(this.interruptedTimer);
+          this.interruptedTimer = setTimeout(() => {
+            this.interruptedTimer = null;
+            this.events.interrupted?.();
+          }, RESUME_WINDOW_MS);
           break;
         case 'ended':
           this.finish(m.reason ?? 'The call has ended.');
@@ -185,6 +197,7 @@ export class WebCall {
   private finish(reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.interruptedTimer !== null) clearTimeout(this.interruptedTimer);
     this.ws?.close();
     for (const track of this.mic?.getTracks() ?? []) track.stop();
     void this.audio?.close().catch(() => undefined);
