@@ -16,8 +16,8 @@
  *      caller's next turn by turn-taking; a backchannel is not answered).
  *    Resumes come once the caller is quiet (VAD end of speech), or `settleMs` after a backchannel's
  *    transcript when nothing follows it; a sound without words resumes once the STT, asked to
- *    finalize at the end of speech, has no words (`noWordsMs` at most), or after `maxPauseMs` of
- *    sound without any. A thinking assistant's reply that the caller talks into with words is
+ *    finalize at the end of speech, has no words (`noWordsMs` at most), or after `maxPauseMs` (8 s)
+ *    of sound without any. A thinking assistant's reply that the caller talks into with words is
  *    dropped before it was heard: the caller's turn simply goes on.
  *
  * Without speech-to-text the words cannot be known: one step, as before —
@@ -61,7 +61,11 @@ export interface InterruptionOptions {
   twoStep?: TwoStepOptions;
 }
 
-export const PAUSE_WAITS = { settleMs: 200, noWordsMs: 400, maxPauseMs: 2000 } as const;
+/**
+ * `maxPauseMs` is long: while the caller goes on speaking the words may simply not be there yet
+ * (an STT without interim results, or whose interims lag), and resuming then talks over them.
+ */
+export const PAUSE_WAITS = { settleMs: 200, noWordsMs: 400, maxPauseMs: 8000 } as const;
 
 interface Pause {
   turn: TurnId;

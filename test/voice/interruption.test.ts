@@ -178,6 +178,20 @@ describe('interruption in two steps', () => {
     expect(heardWhole(media.heard(), 3 * RATE)).toBe(true);
   });
 
+  it('a long sentence from an STT without interim words: the reply stays paused while the caller speaks, and their words end it', async () => {
+    const { clock, media, push, say, reply, kinds } = call();
+    const turn = reply();
+    await clock.advance(500);
+    push({ kind: 'speech-started', probability: 0.7 });
+    const heardAtPause = media.heard().length;
+    await clock.advance(3500);
+    expect(kinds(turn)).toEqual(['playback-paused']);
+    expect(media.heard().length).toBe(heardAtPause);
+    push({ kind: 'speech-stopped' });
+    say('I would like to book an appointment for Tuesday', true);
+    expect(kinds(turn)).toEqual(['playback-paused', 'interruption', 'cancel']);
+  });
+
   it('min_interrupt_words 3: "no thanks" pauses and resumes (too few words), "no that is wrong" ends the turn', async () => {
     const { clock, push, say, reply, kinds } = call({ minWords: 3 });
     const turn = reply();
