@@ -139,7 +139,8 @@ export function judgeCompleteness(text: string, language: string, lists: Languag
     // German modal questions end in their infinitive: "Können Sie mir die Rechnung an…" goes on.
     const last = tokens[tokens.length - 1];
     const { endings, words: irregular } = lists.infinitive;
-    if (!irregular.includes(last) && !endings.some((e) => last.endsWith(e))) return result(COMPLETENESS_SCORES.weakEnding, 'dangling', { strength: 'weak', match: last });
+    // As sure a sign as a dangling article: the verb the modal promised is still to come.
+    if (!irregular.includes(last) && !endings.some((e) => last.endsWith(e))) return result(COMPLETENESS_SCORES.strongEnding, 'dangling', { strength: 'strong', match: last });
   }
   if (whQuestion || yesNoQuestion) return result(COMPLETENESS_SCORES.clause, 'question', { match: opener });
   return result(punctuated ? COMPLETENESS_SCORES.punctuatedClause : COMPLETENESS_SCORES.clause, 'complete-clause');

@@ -86,6 +86,10 @@ describe('text completeness: German', () => {
     expect({ complete: j.complete, reason: j.reason }).toEqual({ complete, reason });
   });
 
+  it('a modal question without its infinitive scores as open as a dangling article (the end-of-turn policy waits the long silence)', () => {
+    expect(judgeCompleteness('Können Sie mir die Rechnung an', 'de')).toMatchObject({ probability: COMPLETENESS_SCORES.strongEnding, reason: 'dangling', strength: 'strong' });
+  });
+
   it('a separable prefix that is also a preposition does not make a finished clause incomplete', () => {
     for (const text of ['Ich komme mit', 'Ich rufe an', 'Ich höre auf', 'Wir ziehen um']) expect(judgeCompleteness(text, 'de').complete, text).toBe(true);
   });
