@@ -151,6 +151,18 @@ export class KnowledgeSearch {
   }
 
   /**
+   * Loads what search keeps of a base (its lexicon, and its vectors with an embeddings server)
+   * and resolves when it is in place: what the first search after a change would start.
+   */
+  async warm(kb: number): Promise<void> {
+    const state = await this.loadState(kb);
+    if (!state || state.total === 0) return;
+    const loading = this.loading.get(kb);
+    if (!(await loading?.promise) && this.lexicons.get(kb)?.stamp !== state.stamp) await this.loadLexicon(kb);
+    if (this.embedder) await this.vectorsOf(kb, state.stamp);
+  }
+
+  /**
    * One round trip before any search: the base's stamp (null: no such base) and the lexemes of
    * each of the query's words (1-based word number, configuration, lexeme) in the configurations the base uses.
    */

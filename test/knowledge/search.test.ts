@@ -75,3 +75,16 @@ it('a budget too small to keep anything gives the same results, by full text and
     for (let i = 0; i < 2; i++) expect((await tiny.search(kb, q, 5)).map((h) => h.chunkId)).toEqual(expected);
   }
 });
+
+it('warm loads a base for the next search: the same results as a search that loaded it itself', async () => {
+  const kb = (await alice.post(KB, { name: 'Warm' })).body.data.id;
+  await addText(kb, '# Lift\n\nThe lift to the second floor is next to the pharmacy.');
+  const pool = t.service.ctx.database.pool;
+  const caps = await readCapabilities(pool);
+  const warmed = new KnowledgeSearch(pool, caps, null);
+  await warmed.warm(kb);
+  const cold = new KnowledgeSearch(pool, caps, null);
+  const expected = (await cold.search(kb, 'Where is the pharmasy?', 5)).map((h) => h.chunkId);
+  expect(expected.length).toBe(1);
+  expect((await warmed.search(kb, 'Where is the pharmasy?', 5)).map((h) => h.chunkId)).toEqual(expected);
+});
