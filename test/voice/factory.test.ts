@@ -4,14 +4,19 @@
  * the service would configure them (speechProviders from the doubles' environment), the selected
  * synthesizer speaks (with its default voice when the assistant's voice is another provider's),
  * the selected transcriber hears the caller, and without a selection the voice's provider and
- * Deepgram stay the defaults.
+ * Deepgram stay the defaults. The process's Smart Turn model handed to the factory is asked at the
+ * ends of the caller's speech (real speech, Silero VAD, the ONNX stand-in).
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { MemoryTurnRecorder, TurnTracker } from '../../src/calls/turns.js';
 import { callTools, ToolRunner } from '../../src/calls/tool-runner.js';
-import { voiceFactory, type AssistantVoiceRow } from '../../src/voice/factory.js';
+import { voiceFactory, type AssistantVoiceRow, type VoiceFactoryDeps } from '../../src/voice/factory.js';
+import { SileroVad, sharedVadRunner } from '../../src/audio/vad/silero.js';
+import { SmartTurn } from '../../src/voice/turn/smart-turn.js';
+import { fixtureAudio } from '../support/audio-fixtures.js';
+import { logit, writeSmartTurnStandIn } from '../support/onnx-stand-in.js';
 import type { Frame } from '../../src/voice/frames.js';
 import { synthesizerById, transcriberById } from '../../src/providers/catalog.js';
 import { OpenAiCompatibleLlm } from '../../src/providers/llm/openai.js';
@@ -37,8 +42,8 @@ afterAll(async () => voice.close());
 
 const ROW = voiceRow({ voiceProvider: 'elevenlabs', providerVoiceId: 'el-voice-7' });
 
-function build(row: AssistantVoiceRow) {
-  const factory = voiceFactory(row, registry, { clock: systemClock, log });
+function build(row: AssistantVoiceRow, extra: Partial<VoiceFactoryDeps> = {}) {
+  const factory = voiceFactory(row, registry, { clock: systemClock, log, ...extra });
   const media = new SandboxMedia(8000, systemClock);
   const vc = factory!(media, {
     llm: {
@@ -101,5 +106,24 @@ describe('transcriber_provider_id', () => {
     expect(await hear(null, 'Tomorrow at eight please.')).toBe('Tomorrow at eight please.');
     expect(voice.deepgram.connections.length).toBeGreaterThan(deepgramBefore);
     expect(voice.transcription.received.length).toBe(batchAfter);
+  });
+});
+
+describe('the process\'s Smart Turn model (TURN_MODEL_PATH)', () => {
+  it('reaches the call\'s end-of-turn policy: each end of the caller\'s speech is put to it', { timeout: 30_000 }, async () => {
+    const model = await SmartTurn.load(writeSmartTurnStandIn(0, logit(0.9)));
+    const runner = await sharedVadRunner();
+    try {
+      const { vc, media } = build(voiceRow(), { turnModel: model, vad: { prepare: async () => undefined, model: (rate) => new SileroVad(runner, rate >= 16_000 ? 16_000 : 8000) } });
+      const turnOver = new Promise<void>((resolve) => vc.onFrame((f: Frame) => f.kind === 'end-of-turn' && resolve()));
+      // Real speech, then silence: the VAD's end of speech asks the model.
+      await media.speak(concat([fixtureAudio('book-appointment', 8000), silence(1_500, 8000)]));
+      await turnOver;
+      // The answer comes from the worker thread, maybe after the turn was settled by the other signals.
+      await expect.poll(() => model.stats.predictions, { timeout: 3_000 }).toBeGreaterThanOrEqual(1);
+      await vc.close('test over');
+    } finally {
+      await model.close();
+    }
   });
 });
