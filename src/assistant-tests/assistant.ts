@@ -7,7 +7,9 @@
  */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/pool.js';
-import { assistants, assistantTools, languages, llmModels, tools, type PostCallField, type StoredBuiltinTool } from '../db/schema.js';
+import { assistants, assistantTools, languages, llmModels, tools, voices, type PostCallField, type StoredBuiltinTool } from '../db/schema.js';
+import { synthesizerById, transcriberById } from '../providers/catalog.js';
+import type { AssistantVoiceRow } from '../voice/factory.js';
 import type { SettingsColumns } from '../calls/call-settings.js';
 import type { MidCallTool } from '../calls/tool-runner.js';
 
@@ -22,6 +24,8 @@ export interface TestAssistant extends Omit<SettingsColumns, 'call_variables'> {
   post_call_evaluation: boolean;
   timezone: string;
   mode: string;
+  /** Its voice settings as a call's voice pipeline takes them (audio mode); none: the assistants' defaults (audio.ts). */
+  voice?: AssistantVoiceRow;
 }
 
 type AssistantRow = typeof assistants.$inferSelect;
@@ -48,6 +52,7 @@ export async function loadTestAssistant(db: Db, userId: number, assistantId: num
   const row: AssistantRow = { ...stored, ...(changes.patch as Partial<AssistantRow>) };
   const [model] = row.llmModelId === null ? [] : await db.select({ name: llmModels.name }).from(llmModels).where(eq(llmModels.id, row.llmModelId));
   const [language] = row.languageId === null ? [] : await db.select({ iso2: languages.iso2 }).from(languages).where(eq(languages.id, row.languageId));
+  const [voice] = await db.select({ provider: voices.provider, providerVoiceId: voices.providerVoiceId }).from(voices).where(eq(voices.id, row.voiceId));
   const midCall = changes.toolIds ? await toolsById(db, userId, changes.toolIds) : await attachedTools(db, assistantId);
   const unsaved = changes.patch !== undefined || changes.toolIds !== undefined;
   return {
@@ -76,6 +81,26 @@ export async function loadTestAssistant(db: Db, userId: number, assistantId: num
     post_call_evaluation: row.postCallEvaluation,
     timezone: row.timezone,
     mode: row.mode,
+    voice: {
+      voiceProvider: voice?.provider ?? 'local',
+      providerVoiceId: voice?.providerVoiceId ?? null,
+      languageIso2: language?.iso2 ?? null,
+      voiceStability: row.voiceStability,
+      voiceSimilarity: row.voiceSimilarity,
+      speechSpeed: row.speechSpeed,
+      endpointSensitivity: row.endpointSensitivity,
+      synthesizerProvider: row.synthesizerProviderId === null ? null : (synthesizerById(row.synthesizerProviderId)?.code ?? null),
+      mode: row.mode,
+      endpointType: row.endpointType,
+      interruptSensitivity: row.interruptSensitivity,
+      allowInterruptions: row.allowInterruptions,
+      minInterruptWords: row.minInterruptWords,
+      backchannelWords: row.backchannelWords,
+      noiseCancellation: row.enableNoiseCancellation,
+      ambientSound: row.ambientSound,
+      ambientSoundVolume: row.ambientSoundVolume,
+      transcriberProvider: row.transcriberProviderId === null ? null : (transcriberById(row.transcriberProviderId)?.code ?? null),
+    },
   };
 }
 

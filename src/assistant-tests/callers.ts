@@ -6,7 +6,7 @@
  * Keys go in while the assistant collects them (collect_keypad) without waiting for the turn.
  */
 import type { ChatMessage, LlmProvider, ToolSpec } from '../providers/llm/types.js';
-import type { TestLeg } from './leg.js';
+import type { CallerSide } from './leg.js';
 import type { Caller } from './scenario.js';
 
 export interface TestCaller {
@@ -20,7 +20,7 @@ export interface TestCaller {
 
 export const HANG_UP_TOOL = 'hang_up';
 
-export function callerFor(caller: Caller, leg: TestLeg, llm: LlmProvider, defaultModel: string, signal: AbortSignal): TestCaller {
+export function callerFor(caller: Caller, leg: CallerSide, llm: LlmProvider, defaultModel: string, signal: AbortSignal): TestCaller {
   return caller.kind === 'script' ? new ScriptedCaller(caller.script, leg) : new SimulatedCaller(caller, leg, llm, defaultModel, signal);
 }
 
@@ -29,14 +29,14 @@ class ScriptedCaller implements TestCaller {
 
   constructor(
     private readonly script: Extract<Caller, { kind: 'script' }>['script'],
-    private readonly leg: TestLeg,
+    private readonly leg: CallerSide,
   ) {}
 
   async yourTurn(): Promise<void> {
     const step = this.script[this.next++];
     if (!step) return this.leg.callerHangsUp();
-    if ('say' in step) this.leg.callerSays(step.say);
-    else this.leg.callerKeysTurn(step.keys);
+    if ('say' in step) await this.leg.callerSays(step.say);
+    else await this.leg.callerKeysTurn(step.keys);
   }
 
   keysWanted(): void {
@@ -74,7 +74,7 @@ class SimulatedCaller implements TestCaller {
 
   constructor(
     private readonly caller: Extract<Caller, { kind: 'simulated' }>,
-    private readonly leg: TestLeg,
+    private readonly leg: CallerSide,
     private readonly llm: LlmProvider,
     private readonly defaultModel: string,
     private readonly signal: AbortSignal,
@@ -105,7 +105,7 @@ class SimulatedCaller implements TestCaller {
     const hangsUp = completion.toolCalls.some((c) => c.name === HANG_UP_TOOL);
     if (text !== '') {
       this.history.push({ role: 'assistant', content: text });
-      this.leg.callerSays(text);
+      await this.leg.callerSays(text);
     }
     if (hangsUp || text === '') this.leg.callerHangsUp();
   }

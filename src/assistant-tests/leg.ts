@@ -8,7 +8,18 @@
 import type { CarrierLeg, LegEvent } from '../telephony/types.js';
 import { keypadText } from '../voice/keypad.js';
 
-export class TestLeg implements CarrierLeg {
+/** The caller's side of a test's line, as the test's caller (callers.ts) uses it: text (below) or audio (audio.ts). */
+export interface CallerSide {
+  readonly over: boolean;
+  callerSays(text: string): void | Promise<void>;
+  /** Keys while the assistant collects them (collect_keypad). */
+  callerPresses(keys: string): void;
+  /** Keys as the caller's turn. */
+  callerKeysTurn(keys: string): void | Promise<void>;
+  callerHangsUp(): void;
+}
+
+export class TestLeg implements CarrierLeg, CallerSide {
   private listener: (event: LegEvent) => void = () => undefined;
   private ended = false;
   /** Keys the assistant pressed on the line (dtmf_input). */

@@ -12,6 +12,9 @@ import type { BackgroundPart } from '../parts.js';
 import { credentialSealer } from '../lib/secrets.js';
 import type { TestAssistant } from './assistant.js';
 import { runOnce } from './runner.js';
+import type { AudioDeps } from './audio.js';
+import { sileroModels } from '../calls/index.js';
+import { opensDrivenLegs } from '../telephony/types.js';
 import { STALE_AFTER_SECONDS } from '../calls/recovery.js';
 import { parseScenarioDocument, type Scenario } from './scenario.js';
 import { failOrphanedRuns, finishRun, saveResult, startRun, type RepeatRecord, type RunRow, type RunStatus } from './store.js';
@@ -29,10 +32,21 @@ export interface RepeatJob {
 /** Runs one repeat of one scenario (by default runner.ts `runOnce` with the process's LLM). */
 export type ScenarioRunner = (ctx: AppContext, job: RepeatJob) => Promise<RepeatRecord>;
 
-/** The process's runner: the text path with the configured LLM (the offline stand-in without one). */
+/**
+ * Audio mode's deps in this process: its speech providers and the sandbox carrier's driven line;
+ * undefined without a sandbox carrier (audio runs are then refused).
+ */
+export function processAudio(ctx: Pick<AppContext, 'carriers' | 'providers' | 'log'>): AudioDeps | undefined {
+  const sandbox = ctx.carriers.get('sandbox');
+  if (!opensDrivenLegs(sandbox)) return undefined;
+  return { providers: ctx.providers, line: () => sandbox.drivenLeg(), vad: sileroModels(ctx) };
+}
+
+/** The process's runner: the configured LLM (the offline stand-in without one); audio mode on the sandbox line and the process's speech providers. */
 export const runWithProcessLlm: ScenarioRunner = async (ctx, job) => {
   const sealer = credentialSealer(ctx.config);
-  const r = await runOnce(job.scenario, job.assistant, { llm: ctx.providers.llm, log: ctx.log, unseal: (s) => sealer.unseal(s) }, job.position, job.repeat);
+  const audio = job.scenario.mode === 'audio' ? processAudio(ctx) : undefined;
+  const r = await runOnce(job.scenario, job.assistant, { llm: ctx.providers.llm, log: ctx.log, unseal: (s) => sealer.unseal(s), audio }, job.position, job.repeat);
   return {
     status: r.status,
     endStatus: r.endStatus,

@@ -22,7 +22,10 @@ import { checkExpectation, llmJudge, type AssertionResult, type Judge, type RunF
 import type { TestAssistant } from './assistant.js';
 import { builtinTypeOf } from './builtins.js';
 import { callerFor } from './callers.js';
-import { TestLeg } from './leg.js';
+import { TestLeg, type CallerSide } from './leg.js';
+import { AudioCallerSide, audioRefusal, testVoiceFactory, type AudioDeps } from './audio.js';
+import type { CarrierLeg } from '../telephony/types.js';
+import type { VoiceCallFactory } from '../voice/voice-call.js';
 import { MockTools, parseArguments, TestToolbox, type ToolRequest } from './mocks.js';
 import { validateAgainstAssistant, type Scenario } from './scenario.js';
 
@@ -37,6 +40,8 @@ export interface RunnerDeps {
   runTimeoutMs?: number;
   /** Decides `judge` criteria (default: the LLM with the assistant's model; skipped on the offline stand-in). */
   judge?: Judge;
+  /** Audio mode's speech providers and sandbox line (audio.ts); without them, or without speech-to-text, audio runs are refused. */
+  audio?: AudioDeps;
 }
 
 export interface RunOptions {
@@ -100,7 +105,6 @@ export interface SuiteResult {
 }
 
 const DEFAULT_RUN_TIMEOUT_MS = 120_000;
-export const AUDIO_UNSUPPORTED = 'audio mode is not run by this version of the test runner: use mode: text (the assistant on the text path)';
 
 /** Turns the transcript's lines into who said what (`AI: …`, `Customer: …`, notes). */
 export function transcriptLines(transcript: string): TranscriptLine[] {
@@ -166,7 +170,8 @@ function errorRun(scenario: number, repeat: number, error: string, started: numb
 /** One run of one scenario: the call, its post-call extraction, its assertions. */
 export async function runOnce(scenario: Scenario, assistant: TestAssistant, deps: RunnerDeps, index = 0, repeat = 0): Promise<RunResult> {
   const started = performance.now();
-  if (scenario.mode === 'audio') return errorRun(index, repeat, AUDIO_UNSUPPORTED, started);
+  const audioRefused = scenario.mode === 'audio' ? audioRefusal(deps.audio) : null;
+  if (audioRefused) return errorRun(index, repeat, audioRefused, started);
   const refused = validateAgainstAssistant(scenario, { tools: assistant.tools, builtinTools: assistant.builtin_tools, postCallSchema: assistant.post_call_schema, postCallEvaluation: assistant.post_call_evaluation });
   if (refused.length > 0) return errorRun(index, repeat, refused.map((e) => `line ${e.line}: ${e.message}`).join('; '), started);
 
@@ -175,7 +180,21 @@ export async function runOnce(scenario: Scenario, assistant: TestAssistant, deps
   const settings = sessionSettingsOf({ ...assistant, call_variables: scenario.variables });
   const abort = new AbortController();
   const requests: ToolRequest[] = [];
-  const leg = new TestLeg();
+  // Text mode: an in-process text leg. Audio mode: the sandbox's driven line and the assistant's voice pipeline.
+  let leg: CarrierLeg;
+  let side: CallerSide;
+  let voice: VoiceCallFactory | undefined;
+  const textLeg = scenario.mode === 'audio' ? null : new TestLeg();
+  if (textLeg) {
+    leg = side = textLeg;
+  } else {
+    const audio = deps.audio!;
+    const line = audio.line();
+    voice = await testVoiceFactory(assistant, audio, log, clock);
+    if (!voice) return errorRun(index, repeat, "audio mode: the assistant's voice has no text-to-speech provider here", started);
+    leg = line;
+    side = new AudioCallerSide(line, audio.providers);
+  }
   const watcher = new TurnWatcher();
   const toolbox = new TestToolbox(
     assistant.builtin_tools,
@@ -184,32 +203,37 @@ export async function runOnce(scenario: Scenario, assistant: TestAssistant, deps
     requests,
     abort.signal,
   );
-  const caller = callerFor(scenario.caller, leg, deps.llm, settings.model, abort.signal);
+  const caller = callerFor(scenario.caller, side, deps.llm, settings.model, abort.signal);
   let callerError: string | null = null;
   let acting = false;
   const act = (move: () => Promise<void> | void) => {
-    if (leg.over || acting) return;
+    if (side.over || acting) return;
     acting = true;
     void (async () => {
       try {
         await move();
       } catch (err) {
-        if (!leg.over) {
+        if (!side.over) {
           callerError = `the simulated caller's LLM failed: ${(err as Error).message}`;
-          leg.callerHangsUp();
+          side.callerHangsUp();
         }
       } finally {
         acting = false;
       }
     })();
   };
-  leg.onAssistantLine = (text) => caller.heard(text);
-  watcher.onTurn = () => act(() => caller.yourTurn());
+  if (textLeg) textLeg.onAssistantLine = (text) => caller.heard(text);
+  watcher.onTurn = () => {
+    // On the audio line the caller heard the turn's words (what the pipeline said and played).
+    const said = watcher.turns.at(-1)?.assistantText ?? '';
+    if (!textLeg && said !== '') caller.heard(said);
+    act(() => caller.yourTurn());
+  };
   toolbox.onKeysWanted = () => caller.keysWanted();
 
   const session = new CallSession(
     settings,
-    { leg, llm: deps.llm, tools: new MockTools(scenario.mocks, requests, abort.signal), clock, log, turns: new TurnTracker(watcher, clock), builtins: toolbox },
+    { leg, llm: deps.llm, tools: new MockTools(scenario.mocks, requests, abort.signal), clock, log, turns: new TurnTracker(watcher, clock), builtins: toolbox, ...(voice ? { voice } : {}) },
     { onAnswered: () => (settings.waitForCustomer ? act(() => caller.yourTurn()) : undefined) },
   );
   const limitMs = Math.min(deps.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS, assistant.max_duration * 1000 + 5_000);

@@ -127,6 +127,8 @@ export interface Scenario {
   line: number;
   /** Lines of each mock's key, by tool name (for errors found later). */
   mockLines: Record<string, number>;
+  /** Line of the `mode` key (the scenario's line when it has none). */
+  modeLine?: number;
 }
 
 export const DEFAULT_SIMULATED_TURNS = 10;
@@ -192,7 +194,7 @@ function describe(path: Path): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 }
 
-type Parsed = { scenario: Omit<Scenario, 'file' | 'line' | 'mockLines'> & { expectPaths: Path[] } } | { issues: Issue[] };
+type Parsed = { scenario: Omit<Scenario, 'file' | 'line' | 'mockLines' | 'modeLine'> & { expectPaths: Path[] } } | { issues: Issue[] };
 
 /** Checks one scenario as a plain value (parsed YAML, or JSON from the API); `base` prefixes the paths. */
 function checkValue(value: unknown, base: Path): Parsed {
@@ -355,7 +357,8 @@ export function parseScenarioDocument(text: string, fileName: string): DocumentR
       const { expectPaths, ...s } = checked.scenario;
       s.expect.forEach((e, i) => (e.line = lines.at(expectPaths[i]!)));
       const mockLines = Object.fromEntries(Object.keys(s.mocks).map((name) => [name, lines.at([...item.path, 'mocks', name], true)]));
-      scenarios.push({ ...s, file: fileName, line: lines.at(item.path), mockLines });
+      const modeLine = 'mode' in (item.value as object) ? lines.at([...item.path, 'mode'], true) : lines.at(item.path);
+      scenarios.push({ ...s, file: fileName, line: lines.at(item.path), mockLines, modeLine });
     }
   }
   if (errors.length === 0 && scenarios.length === 0) errors.push({ line: 0, message: 'the file holds no scenario' });
@@ -380,6 +383,8 @@ export interface AssistantShape {
   builtinTools: readonly { type: string }[];
   postCallSchema?: readonly { name: string }[];
   postCallEvaluation?: boolean;
+  /** Why audio mode cannot run where the scenario is to run (no speech-to-text: runner's audio.ts), or null/absent when it can. */
+  audioRefusal?: string | null;
 }
 
 /**
@@ -389,6 +394,7 @@ export interface AssistantShape {
  */
 export function validateAgainstAssistant(scenario: Scenario, assistant: AssistantShape): ScenarioError[] {
   const errors: ScenarioError[] = [];
+  if (scenario.mode === 'audio' && assistant.audioRefusal) errors.push({ line: scenario.modeLine ?? scenario.line, message: assistant.audioRefusal });
   const tools = new Set(assistant.tools.map((t) => t.name));
   const builtinTypes = new Set<string>(['end_call', ...assistant.builtinTools.map((b) => b.type)]);
   const builtinFunctions = new Set([...builtinTypes].flatMap((t) => BUILTIN_FUNCTIONS[t as BuiltinType] ?? []));

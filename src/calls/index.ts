@@ -117,7 +117,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
  * Silero VAD for audio legs: the shared batched runner, loaded on the first audio call (text-only
  * processes never load it). When the model cannot load, the voice core falls back to its energy VAD.
  */
-function sileroModels(ctx: AppContext): VadModels {
+export function sileroModels(ctx: Pick<AppContext, 'log'>): VadModels {
   let runner: SileroVadRunner | null = null;
   let warned = false;
   return {

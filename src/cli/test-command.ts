@@ -19,6 +19,14 @@ import { END_CALL_TOOL } from '../calls/session-types.js';
 import { assistants } from '../db/schema.js';
 import { credentialSealer } from '../lib/secrets.js';
 import { createLlmProvider } from '../providers/llm/index.js';
+import type { LlmProvider } from '../providers/llm/types.js';
+import { ProviderRegistry } from '../providers/registry.js';
+import { speechProviders } from '../providers/speech.js';
+import { LocalTts } from '../providers/tts/local/index.js';
+import { CarrierRegistry } from '../telephony/registry.js';
+import { SandboxCarrier } from '../telephony/sandbox/carrier.js';
+import { audioRefusal, type AudioDeps } from '../assistant-tests/audio.js';
+import { processAudio } from '../assistant-tests/run-queue.js';
 import { CliError, withDatabase, type Session } from './session.js';
 import { runRemotely } from './test-remote.js';
 
@@ -98,14 +106,31 @@ export async function testCommand(s: Session, targets: string[], o: TestCommandO
   }
   const llm = createLlmProvider(s.config, END_CALL_TOOL);
   const sealer = credentialSealer(s.config);
+  const speech = scenarios.some((sc) => sc.mode === 'audio') ? audioOfCli(s, llm) : null;
   const run = async (assistant: TestAssistant) => {
-    const problems = scenarios.flatMap((sc) => validateAgainstAssistant(sc, { tools: assistant.tools, builtinTools: assistant.builtin_tools, postCallSchema: assistant.post_call_schema, postCallEvaluation: assistant.post_call_evaluation }).map((e) => `${sc.file}:${e.line}: ${e.message}`));
+    const shape = { tools: assistant.tools, builtinTools: assistant.builtin_tools, postCallSchema: assistant.post_call_schema, postCallEvaluation: assistant.post_call_evaluation, audioRefusal: speech && audioRefusal(speech.audio) };
+    const problems = scenarios.flatMap((sc) => validateAgainstAssistant(sc, shape).map((e) => `${sc.file}:${e.line}: ${e.message}`));
     if (problems.length) {
       s.io.stderr(problems.join('\n') + '\n');
       throw new CliError(`the scenarios above do not fit assistant "${assistant.name}"`, 2);
     }
-    return runScenarios(scenarios, assistant, { llm, log: s.log, unseal: (sealed) => sealer.unseal(sealed) }, { concurrency: o.concurrency ?? 4 });
+    return runScenarios(scenarios, assistant, { llm, log: s.log, unseal: (sealed) => sealer.unseal(sealed), audio: speech?.audio }, { concurrency: o.concurrency ?? 4 });
   };
+  try {
+    return await runLocally(s, o, targets, run);
+  } finally {
+    speech?.close();
+  }
+}
+
+/** Audio mode on the command line: the configured speech providers (with the local voice) and a sandbox line of its own. */
+function audioOfCli(s: Session, llm: LlmProvider): { audio: AudioDeps | undefined; close(): void } {
+  const local = new LocalTts({ size: 1 });
+  const providers = new ProviderRegistry(llm, speechProviders(s.config, {}, local));
+  return { audio: processAudio({ carriers: new CarrierRegistry([new SandboxCarrier({ timeScale: 1 })]), providers, log: s.log }), close: () => local.close() };
+}
+
+async function runLocally(s: Session, o: TestCommandOptions, targets: string[], run: (assistant: TestAssistant) => Promise<SuiteResult>): Promise<number> {
   let result: SuiteResult;
   if (o.assistant !== undefined) {
     const id = o.assistant;

@@ -150,3 +150,30 @@ export interface PlaceLegOptions {
 export function placesRemotely(carrier: Carrier): carrier is RemoteCarrier {
   return (carrier as Partial<RemoteCarrier>).placesRemotely === true;
 }
+
+/**
+ * An audio leg whose customer the service drives itself (assistant tests in audio mode): no
+ * script of its own and no `customer-said` — the customer's audio and keys come from the test,
+ * and the assistant understands them only through its speech-to-text. The sandbox opens these.
+ */
+export interface DrivenLeg extends CarrierLeg {
+  readonly media: LegMedia;
+  /** True once either side has ended the call. */
+  readonly over: boolean;
+  /** Milliseconds of assistant speech still to play to the customer (0: the line is quiet). */
+  readonly pendingMs: number;
+  /** The customer speaks `samples` (PCM16 at `media.sampleRate`) at real pace; resolves once spoken. */
+  customerSpeaks(samples: Int16Array): Promise<void>;
+  /** The customer presses keys (DTMF events, in order). */
+  customerPresses(digits: string): void;
+  customerHangsUp(): void;
+}
+
+/** A carrier that can open driven legs (the sandbox). */
+export interface DrivenLegs {
+  drivenLeg(): DrivenLeg;
+}
+
+export function opensDrivenLegs(carrier: Carrier | undefined): carrier is Carrier & DrivenLegs {
+  return typeof (carrier as Partial<DrivenLegs> | undefined)?.drivenLeg === 'function';
+}

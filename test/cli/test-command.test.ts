@@ -5,6 +5,7 @@ import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runInProcess, runSwitchboard } from './support.js';
+import { AUDIO_NEEDS_STT } from '../../src/assistant-tests/audio.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-cmd-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -75,6 +76,12 @@ describe('switchboard test', () => {
     const res2 = await runInProcess(['test', lacking], env);
     expect(res2.code).toBe(2);
     expect(res2.stderr).toContain(':4: mock for "cancel_booking": the assistant has no tool of that name (its tools: check_calendar, book_appointment)');
+
+    // Audio mode without a speech-to-text provider (none configured here): refused before anything runs, at the mode line.
+    const audio = suite('audio', { 'a.yaml': 'name: by voice\nmode: audio\ncaller: {script: [{say: hi}]}\nexpect: [{status: completed}]\n' });
+    const res5 = await runInProcess(['test', audio], env);
+    expect(res5.code).toBe(2);
+    expect(res5.stderr).toContain(`:2: ${AUDIO_NEEDS_STT}`);
 
     const alone = path.join(tmp, 'alone');
     fs.mkdirSync(alone);

@@ -24,6 +24,8 @@ import {
   updateScenario,
   type RunScenarioEntry,
 } from '../../assistant-tests/store.js';
+import { audioRefusal } from '../../assistant-tests/audio.js';
+import { processAudio } from '../../assistant-tests/run-queue.js';
 import { checkDocument, lineText, scenarioRefusal, shapeOf, sourceOfObject, storedShapeOf } from './check.js';
 import { callIsFinished, scenarioFromCall } from './from-call.js';
 import {
@@ -198,7 +200,8 @@ export async function assistantTestRoutes(app: FastifyInstance): Promise<void> {
     const changes = await testTargetChanges(db, req.user.id, assistant.id, { version: req.body.version, overrides: req.body.assistant_overrides }, sealer);
     const target = changes && (await loadTestAssistant(db, req.user.id, assistant.id, changes));
     if (!target) throw notFound(ASSISTANT_NOT_FOUND);
-    const shape = shapeOf(target);
+    // Audio mode runs here only with a speech-to-text provider (and the sandbox's line): refused up front otherwise.
+    const shape = { ...shapeOf(target), audioRefusal: audioRefusal(processAudio(app.ctx)) };
 
     const documents: { source: string; scenarioId: number | null; field: string }[] = [];
     if (req.body.scenarios) {

@@ -5,9 +5,10 @@
  * other number reaches a person who answers every utterance from a short script and lets the
  * assistant close the call. Every delay is multiplied by `timeScale` (0 = instant).
  */
-import type { Carrier, CarrierLeg, DialRequest, LegEvent } from '../types.js';
+import type { Carrier, CarrierLeg, DialRequest, DrivenLeg, DrivenLegs, LegEvent } from '../types.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import { SandboxMedia } from './media.js';
+import { SandboxDrivenLeg } from './driven.js';
 
 export type SandboxBehaviour = 'busy' | 'no-answer' | 'failed' | 'voicemail' | 'hangs-up' | 'converses';
 
@@ -73,7 +74,7 @@ export interface SandboxOptions {
 /** Rate of the sandbox's audio line (as a phone line). */
 export const SANDBOX_SAMPLE_RATE = 8000;
 
-export class SandboxCarrier implements Carrier {
+export class SandboxCarrier implements Carrier, DrivenLegs {
   readonly name = 'sandbox';
   private readonly clock: Clock;
 
@@ -84,6 +85,11 @@ export class SandboxCarrier implements Carrier {
   dial(request: DialRequest): CarrierLeg {
     const voice = this.opts.timeScale >= 1 ? this.opts.voice : undefined;
     return new SandboxLeg(request, sandboxBehaviour(request.customer), this.opts.timeScale, this.clock, voice);
+  }
+
+  /** A real-pace audio line whose customer the caller drives (assistant tests in audio mode; driven.ts). */
+  drivenLeg(): DrivenLeg {
+    return new SandboxDrivenLeg(SANDBOX_SAMPLE_RATE, this.clock);
   }
 }
 

@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../../src/calls/index.js';
 import { testRunsPart } from '../../../src/assistant-tests/run-queue.js';
+import { AUDIO_NEEDS_STT } from '../../../src/assistant-tests/audio.js';
 import { assistantTestRuns, calls } from '../../../src/db/schema.js';
 import { insertAssistant } from '../../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
@@ -103,6 +104,11 @@ describe('test runs', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors['scenarios.1'][0]).toMatch(/^line 4: tool_called "cancel_booking": the assistant has no tool of that name/);
     expect(bad.body.scenario_errors).toEqual([{ scenario: 1, line: 4, message: expect.any(String) }]);
+
+    // Audio mode on a service without speech-to-text (no DEEPGRAM_API_KEY / STT_BASE_URL): refused at the mode line.
+    const audio = await alice.post(`/api/user/assistants/${assistantId}/test-runs`, { scenarios: ['name: by voice\nmode: audio\ncaller: {script: [{say: hi}]}\nexpect: [{status: completed}]\n'] });
+    expect(audio.status).toBe(422);
+    expect(audio.body.errors).toEqual({ 'scenarios.0': [`line 2: ${AUDIO_NEEDS_STT}`] });
 
     const overrides = await alice.post(`/api/user/assistants/${assistantId}/test-runs`, { scenarios: [greets('x')], assistant_overrides: { max_call_duration: 5 } });
     expect(overrides.status).toBe(422);
