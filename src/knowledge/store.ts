@@ -42,6 +42,26 @@ export interface DocumentJob {
  * nothing. Returns false when nothing was written for that reason.
  */
 export async function replaceChunks(pool: pg.Pool, caps: Capabilities, doc: DocumentJob, chunks: ChunkRow[], text: string, pages: string[] | null): Promise<boolean> {
+  const written = await writeChunks(pool, caps, doc, chunks, text, pages);
+  if (written && chunks.length > 0) await flushSearchIndex(pool);
+  return written;
+}
+
+/**
+ * Moves the entries waiting in the full-text index's pending list (GIN's fast update: new rows'
+ * words are appended there, and merged when the list passes 4 MB or autovacuum runs) into the
+ * index proper. While a few thousand chunks' words wait there, the planner costs the index scan
+ * high and search reads every chunk of the base instead, detoasting each tsvector: 50–140 ms
+ * instead of 1 ms on 10,000 chunks, until autovacuum came by (docs/decisions.md "Knowledge search
+ * speed, part 2"). Merging in bulk costs about 0.1–0.3 s per 10,000 chunks; turning fast update
+ * off would have made every insert slower instead (2–3× for a 10,000-chunk document). Best effort:
+ * a role that does not own the index (or a standby) leaves it to autovacuum.
+ */
+export async function flushSearchIndex(pool: pg.Pool): Promise<void> {
+  await pool.query(`SELECT gin_clean_pending_list('knowledge_chunks_tsv_idx'::regclass)`).catch(() => undefined);
+}
+
+async function writeChunks(pool: pg.Pool, caps: Capabilities, doc: DocumentJob, chunks: ChunkRow[], text: string, pages: string[] | null): Promise<boolean> {
   return inTransaction(pool, async (client) => {
     // The base first, then the document: the order a base's DELETE takes them in (its cascade),
     // so deleting a base while one of its documents finishes waits instead of deadlocking.

@@ -88,3 +88,17 @@ it('warm loads a base for the next search: the same results as a search that loa
   expect(expected.length).toBe(1);
   expect((await warmed.search(kb, 'Where is the pharmasy?', 5)).map((h) => h.chunkId)).toEqual(expected);
 });
+
+it("a processed document's words are merged into the full-text index proper, none left in its pending list", async () => {
+  // GIN's pending list made the planner read every chunk of a freshly filled base (docs/decisions.md
+  // "Knowledge search speed, part 2"); processing merges it, so there is nothing left to merge.
+  const kb = (await alice.post(KB, { name: 'Index' })).body.data.id;
+  const paragraphs = Array.from({ length: 60 }, (_, i) => `## Room ${i}\n\nRoom ${i} holds chair number ${i * 7} and the x-ray unit ${i}b for the morning team.`);
+  await addText(kb, paragraphs.join('\n\n'));
+  const pool = t.service.ctx.database.pool;
+  const { rows: [{ chunks }] } = await pool.query<{ chunks: number }>('SELECT count(*)::int AS chunks FROM knowledge_chunks WHERE knowledge_base_id = $1', [kb]);
+  expect(chunks).toBeGreaterThan(1);
+  const { rows: [{ pages }] } = await pool.query<{ pages: string }>(`SELECT gin_clean_pending_list('knowledge_chunks_tsv_idx'::regclass) AS pages`);
+  expect(Number(pages)).toBe(0);
+  expect((await search(kb, 'chair number 413'))[0].content).toContain('chair number 413');
+});
