@@ -28,6 +28,8 @@ import { Floor } from '../../src/voice/settings.js';
 import { Speculation } from '../../src/voice/speculation.js';
 import { TtsStage } from '../../src/voice/tts.js';
 import { PolicyTurnTakingStage } from '../../src/voice/turn-policy-stage.js';
+import { turnWaits } from '../../src/voice/turn/policy.js';
+import { VAD_STOP_MS } from '../../src/voice/voice-call.js';
 import { ChatDouble } from '../support/doubles/chat.js';
 import { OpenAiSpeechDouble } from '../support/doubles/openai-speech.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -35,6 +37,8 @@ import { waitFor } from '../support/wait.js';
 
 const log = pino({ level: 'silent' });
 const RATE = 8000;
+/** The short wait after a finished sentence at the default sensitivity (the confirmation comes this long after the end of speech). */
+const COMPLETE_MS = turnWaits(0.5).completeMs;
 
 let chat: ChatDouble;
 let speech: OpenAiSpeechDouble;
@@ -94,13 +98,13 @@ function setup() {
   const requests = chat.received.length;
   const syntheses = speech.received.length;
   const at = () => clock.now();
-  /** The caller says `text` (final transcript) over `ms`; the VAD reports the end 200 ms later. */
+  /** The caller says `text` (final transcript) over `ms`; the VAD reports the end after its stop window (VAD_STOP_MS). */
   const says = async (text: string, ms = 1000) => {
     p.push({ kind: 'speech-started', turn: p.turns.current, at: at(), probability: 0.9 });
     await clock.advance(ms);
     p.push({ kind: 'transcript', turn: p.turns.current, text, final: true, speechFinal: false, at: at() });
     const end = at();
-    await clock.advance(200);
+    await clock.advance(VAD_STOP_MS);
     p.push({ kind: 'speech-stopped', turn: p.turns.current, at: end });
     return end;
   };
@@ -124,7 +128,7 @@ describe('speculative replies', () => {
     chat.on('I need a taxi to the station.', { text: 'Sure, a taxi to the station. It will be there in ten minutes.' });
     const s = setup();
     const end = await s.says('I need a taxi to the station.');
-    // The end of speech is known 200 ms after it: likely over already (the confirmation is due at +290).
+    // The end of speech is known VAD_STOP_MS after it: likely over already (the confirmation is due at + the short wait).
     await waitFor('the speculative request and the first sentence synthesised', () => s.requests().length === 1 && s.syntheses().length === 1);
     await new Promise((r) => setTimeout(r, 200));
     expect(s.syntheses()).toEqual(['Sure, a taxi to the station.']);
@@ -134,9 +138,9 @@ describe('speculative replies', () => {
     expect(s.messages).toHaveLength(1);
     expect(s.requests()[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'I need a taxi to the station.' });
 
-    await s.clock.advance(end + 290 - s.clock.now());
+    await s.clock.advance(end + COMPLETE_MS - s.clock.now());
     const started = s.out.find((f) => f.kind === 'turn-started');
-    expect(s.out.find((f) => f.kind === 'end-of-turn')).toMatchObject({ text: 'I need a taxi to the station.', at: end + 290 });
+    expect(s.out.find((f) => f.kind === 'end-of-turn')).toMatchObject({ text: 'I need a taxi to the station.', at: end + COMPLETE_MS });
     expect(started).toMatchObject({ callerText: 'I need a taxi to the station.', at: end });
     await waitFor('the whole reply', () => s.out.some((f) => f.kind === 'tts-done'));
     // The turn's start comes first, then the reply in order, sentence by sentence.
@@ -159,8 +163,8 @@ describe('speculative replies', () => {
     const s = setup();
     await s.says('I need a taxi.');
     await waitFor('the speculative request', () => s.requests().length === 1 && s.syntheses().length === 1);
-    // The caller goes on before the turn is confirmed.
-    await s.clock.advance(50);
+    // The caller goes on before the turn is confirmed (within the short wait).
+    await s.clock.advance(Math.floor((COMPLETE_MS - VAD_STOP_MS) / 2));
     const end = await s.says('To the airport please.', 900);
     expect(s.speculation.stats).toMatchObject({ started: 2, dropped: 1, adopted: 0 });
     // Dropped: nothing heard, nothing in the history, no turn.
@@ -170,7 +174,7 @@ describe('speculative replies', () => {
     expect(s.messages).toHaveLength(1);
 
     await waitFor('the second speculative request', () => s.requests().length === 2);
-    await s.clock.advance(end + 290 - s.clock.now());
+    await s.clock.advance(end + COMPLETE_MS - s.clock.now());
     expect(s.out.filter((f) => f.kind === 'end-of-turn').map((f) => (f as { text: string }).text)).toEqual(['I need a taxi. To the airport please.']);
     await waitFor('the reply', () => s.out.some((f) => f.kind === 'tts-done'));
     expect(s.requests().map((r) => r.body.messages.at(-1).content)).toEqual(['I need a taxi.', 'I need a taxi. To the airport please.']);
@@ -199,7 +203,7 @@ describe('speculative replies', () => {
     expect(s.speculation.stats.dropped).toBe(1);
     // The caller stops without new words: the same words again, now confirmed; the tool runs once.
     await s.clock.advance(300);
-    s.p.push({ kind: 'speech-stopped', turn: s.p.turns.current, at: s.clock.now() - 200 });
+    s.p.push({ kind: 'speech-stopped', turn: s.p.turns.current, at: s.clock.now() - VAD_STOP_MS });
     await s.clock.advance(300);
     await waitFor('the reply after the tool', () => s.out.some((f) => f.kind === 'tts-done'));
     expect(endpoint.received.length - before).toBe(1);

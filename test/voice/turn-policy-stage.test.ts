@@ -13,10 +13,14 @@ import { Floor, type EndpointType } from '../../src/voice/settings.js';
 import { PolicyTurnTakingStage } from '../../src/voice/turn-policy-stage.js';
 import { SmartTurn } from '../../src/voice/turn/smart-turn.js';
 import { turnWaits, waitFor } from '../../src/voice/turn/policy.js';
+import { VAD_STOP_MS } from '../../src/voice/voice-call.js';
 import { fixtureAudio } from '../support/audio-fixtures.js';
 import { logit, writeSmartTurnStandIn } from '../support/onnx-stand-in.js';
 
 const log = pino({ level: 'silent' });
+/** The default waits and the VAD's stop window (its report comes this long after the end of speech). */
+const W = turnWaits(0.5);
+const V = VAD_STOP_MS;
 
 function stage(opts: { endpointType?: EndpointType; language?: string; smartTurn?: SmartTurn } = {}) {
   const clock = new FakeClock();
@@ -34,42 +38,42 @@ function stage(opts: { endpointType?: EndpointType; language?: string; smartTurn
     p.push({ kind: 'speech-started', turn: p.turns.current, at: start, probability: 0.9 });
     await clock.advance(speechMs);
     p.push({ kind: 'transcript', turn: p.turns.current, text, final: true, speechFinal: false, at: at() });
-    // The VAD reports the end of speech after its 200 ms stop window.
-    await clock.advance(200);
-    p.push({ kind: 'speech-stopped', turn: p.turns.current, at: at() - 200 });
-    return at() - 200;
+    // The VAD reports the end of speech after its stop window.
+    await clock.advance(V);
+    p.push({ kind: 'speech-stopped', turn: p.turns.current, at: at() - V });
+    return at() - V;
   };
   const ends = () => out.filter((f): f is Extract<Frame, { kind: 'end-of-turn' }> => f.kind === 'end-of-turn');
   return { clock, floor, p, out, say, ends, finalizes: () => finalizes };
 }
 
 describe('policy-driven turn-taking stage', () => {
-  it('a finished sentence ends the turn 290 ms after the end of speech (default sensitivity)', async () => {
+  it(`a finished sentence ends the turn ${W.completeMs} ms after the end of speech (default sensitivity)`, async () => {
     const s = stage();
     const end = await s.say('I would like to book an appointment for Tuesday.', 1500);
-    // The VAD reported at end + 200: 90 ms more.
-    await s.clock.advance(80);
+    // The VAD reported at end + V: the rest of the short wait to go.
+    await s.clock.advance(W.completeMs - V - 1);
     expect(s.ends()).toEqual([]);
-    await s.clock.advance(10);
-    expect(s.ends()).toMatchObject([{ text: 'I would like to book an appointment for Tuesday.', endOfSpeechAt: end, at: end + 290 }]);
+    await s.clock.advance(1);
+    expect(s.ends()).toMatchObject([{ text: 'I would like to book an appointment for Tuesday.', endOfSpeechAt: end, at: end + W.completeMs }]);
     expect(s.out.filter((f) => f.kind === 'turn-started')).toHaveLength(1);
   });
 
-  it('an open clause with a 1.2 s pause stays one turn; alone it ends after 1920 ms', async () => {
+  it(`an open clause with a 1.2 s pause stays one turn; alone it ends after ${W.incompleteMs} ms`, async () => {
     const s = stage({ language: 'de' });
     await s.say('Ich würde gerne einen Termin für', 1200);
-    await s.clock.advance(1200 - 200);
+    await s.clock.advance(1200 - V);
     expect(s.ends()).toEqual([]);
     const end = await s.say('nächsten Montag buchen.', 900);
-    await s.clock.advance(90);
-    expect(s.ends()).toMatchObject([{ text: 'Ich würde gerne einen Termin für nächsten Montag buchen.', at: end + 290 }]);
+    await s.clock.advance(W.completeMs - V);
+    expect(s.ends()).toMatchObject([{ text: 'Ich würde gerne einen Termin für nächsten Montag buchen.', at: end + W.completeMs }]);
 
     const alone = stage();
     const end2 = await alone.say('I was thinking about', 900);
-    await alone.clock.advance(1710);
+    await alone.clock.advance(W.incompleteMs - V - 10);
     expect(alone.ends()).toEqual([]);
     await alone.clock.advance(10);
-    expect(alone.ends()).toMatchObject([{ at: end2 + 1920 }]);
+    expect(alone.ends()).toMatchObject([{ at: end2 + W.incompleteMs }]);
   });
 
   it("the leg's own words end the turn at once; nothing opens while the assistant holds the floor", async () => {

@@ -12,6 +12,8 @@ import { InterruptionStage } from '../../src/voice/interruption.js';
 import { Pipeline } from '../../src/voice/pipeline.js';
 import { Floor, type EndpointType } from '../../src/voice/settings.js';
 import { PolicyTurnTakingStage } from '../../src/voice/turn-policy-stage.js';
+import { turnWaits } from '../../src/voice/turn/policy.js';
+import { VAD_STOP_MS } from '../../src/voice/voice-call.js';
 import { EnergyVad, VadStage } from '../../src/voice/vad.js';
 import { FakeClock } from '../../src/telephony/clock.js';
 
@@ -95,26 +97,33 @@ function turnPipeline(endpointType: EndpointType, opts: { allow?: boolean; minWo
   p.onOutput((f) => out.push(f));
   const transcript = (text: string, final: boolean, speechFinal = false) =>
     p.push({ kind: 'transcript', turn: p.turns.current, text, final, speechFinal, at: clock.now() });
-  /** The VAD's report of the end of speech comes after its 300 ms stop window. */
+  /** The VAD's report of the end of speech comes after its stop window (the call's VAD_STOP_MS). */
   const stopped = async (endOfSpeech: number) => {
-    await clock.advance(endOfSpeech + 300 - clock.now());
+    await clock.advance(endOfSpeech + VAD_STOP_MS - clock.now());
     p.push({ kind: 'speech-stopped', turn: p.turns.current, at: endOfSpeech });
   };
   const ended = () => out.some((f) => f.kind === 'end-of-turn');
   return { clock, floor, p, out, transcript, stopped, ended, finalizes: () => finalizes };
 }
 
-describe('end of turn (the multi-signal policy at default settings: 290 ms after a finished sentence, up to 1920 ms after an open one)', () => {
-  it('vad: a finished sentence ends the turn 290 ms after the end of speech', async () => {
+const W = turnWaits(0.5);
+
+describe(`end of turn (the multi-signal policy at default settings: ${W.completeMs} ms after a finished sentence, up to ${W.incompleteMs} ms after an open one)`, () => {
+  it('vad: a finished sentence ends the turn the short wait after the end of speech, not at the VAD\'s report', async () => {
     const { clock, p, out, transcript, stopped, ended } = turnPipeline('vad');
     await clock.advance(1000);
     p.push({ kind: 'speech-started', turn: 0, at: 1000, probability: 0.9 });
     await clock.advance(1200);
     transcript('I would like an appointment on Tuesday.', true);
     await stopped(2200);
-    // The VAD reported it at 2500, past the short wait: the turn ends at once.
+    // The VAD reports before the short wait is over: the turn is not over yet…
+    expect(ended()).toBe(false);
+    await clock.advance(2200 + W.completeMs - 1 - clock.now());
+    expect(ended()).toBe(false);
+    // …and ends the short wait after the end of speech.
+    await clock.advance(1);
     expect(summary(out).slice(-2)).toEqual([
-      'end-of-turn#0:I would like an appointment on Tuesday.@2500',
+      `end-of-turn#0:I would like an appointment on Tuesday.@${2200 + W.completeMs}`,
       'turn-started#1:I would like an appointment on Tuesday.@2200',
     ]);
     expect(ended()).toBe(true);
@@ -127,28 +136,29 @@ describe('end of turn (the multi-signal policy at default settings: 290 ms after
     transcript('I would like to book', true);
     await stopped(800);
     // A 1.2 s thinking pause: no turn ends (the old fixed 840 ms silence ended it here).
-    await clock.advance(900);
+    await clock.advance(2000 - clock.now());
     expect(ended()).toBe(false);
     p.push({ kind: 'speech-started', turn: 0, at: 2000, probability: 0.9 });
     await clock.advance(1000);
     transcript('an appointment for Tuesday.', true);
     await stopped(3000);
+    await clock.advance(3000 + W.completeMs - clock.now());
     expect(summary(out).filter((s) => !s.startsWith('transcript') && !s.startsWith('speech')).slice(-2)).toEqual([
-      'end-of-turn#0:I would like to book an appointment for Tuesday.@3300',
+      `end-of-turn#0:I would like to book an appointment for Tuesday.@${3000 + W.completeMs}`,
       'turn-started#1:I would like to book an appointment for Tuesday.@3000',
     ]);
   });
 
-  it('vad: an open clause alone ends after 1920 ms of silence', async () => {
+  it(`vad: an open clause alone ends after ${W.incompleteMs} ms of silence`, async () => {
     const { clock, p, out, transcript, stopped, ended } = turnPipeline('vad');
     p.push({ kind: 'speech-started', turn: 0, at: 0, probability: 0.9 });
     await clock.advance(900);
     transcript('I was thinking about', true);
     await stopped(900);
-    await clock.advance(900 + 1919 - clock.now());
+    await clock.advance(900 + W.incompleteMs - 1 - clock.now());
     expect(ended()).toBe(false);
     await clock.advance(1);
-    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:I was thinking about@2820', 'turn-started#1:I was thinking about@900']);
+    expect(summary(out).slice(-2)).toEqual([`end-of-turn#0:I was thinking about@${900 + W.incompleteMs}`, 'turn-started#1:I was thinking about@900']);
   });
 
   it('vad: with only interim words at the end of speech, asks STT to finalize at once and ends on its final', async () => {
@@ -158,14 +168,14 @@ describe('end of turn (the multi-signal policy at default settings: 290 ms after
     await clock.advance(800);
     await stopped(800);
     expect(finalizes()).toBe(1);
-    // The interim is not the whole utterance: the turn waits for the final.
-    await clock.advance(200);
+    // The interim is not the whole utterance: the turn waits for the final, past the short wait.
+    await clock.advance(800 + W.completeMs + 100 - clock.now());
     expect(ended()).toBe(false);
     transcript('book me in for Monday', true);
-    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:book me in for Monday@1300', 'turn-started#1:book me in for Monday@800']);
+    expect(summary(out).slice(-2)).toEqual([`end-of-turn#0:book me in for Monday@${800 + W.completeMs + 100}`, 'turn-started#1:book me in for Monday@800']);
   });
 
-  it('endpoint_sensitivity keeps its meaning on top: higher reacts sooner (5: 200 / 1200 ms), lower later (0: 300 / 2000 ms)', async () => {
+  it(`endpoint_sensitivity keeps its meaning on top: higher reacts sooner (5: ${turnWaits(5).completeMs} / ${turnWaits(5).incompleteMs} ms), lower later (0: ${turnWaits(0).completeMs} / ${turnWaits(0).incompleteMs} ms)`, async () => {
     const ends: Record<string, number[]> = {};
     for (const sensitivity of [0, 5]) {
       for (const text of ['Please call me back tomorrow.', 'I need a table for']) {
@@ -180,7 +190,11 @@ describe('end of turn (the multi-signal policy at default settings: 290 ms after
         (ends[sensitivity] ??= []).push(end!.at - 1000);
       }
     }
-    expect(ends).toEqual({ 0: [300, 2000], 5: [200, 1200] });
+    expect(ends).toEqual({ 0: [turnWaits(0).completeMs, turnWaits(0).incompleteMs], 5: [turnWaits(5).completeMs, turnWaits(5).incompleteMs] });
+    expect(ends[5]![0]).toBeLessThan(ends[0]![0]!);
+    expect(ends[5]![1]).toBeLessThan(ends[0]![1]!);
+    // A finished sentence always waits less than an open one.
+    for (const s of [0, 5]) expect(ends[s]![0]).toBeLessThan(ends[s]![1]!);
   });
 
   it('ai: ends the turn on speech_final', async () => {
@@ -195,10 +209,10 @@ describe('end of turn (the multi-signal policy at default settings: 290 ms after
     const { clock, out, transcript, ended } = turnPipeline('ai');
     await clock.advance(300);
     transcript('I need a table for', true, true);
-    await clock.advance(1919);
+    await clock.advance(W.incompleteMs - 1);
     expect(ended()).toBe(false);
     await clock.advance(1);
-    expect(summary(out).slice(-2)).toEqual(['end-of-turn#0:I need a table for@2220', 'turn-started#1:I need a table for@300']);
+    expect(summary(out).slice(-2)).toEqual([`end-of-turn#0:I need a table for@${300 + W.incompleteMs}`, 'turn-started#1:I need a table for@300']);
   });
 
   it('ai: when speech_final is dropped, UtteranceEnd ends the turn', async () => {

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EndOfTurnPolicy, turnWaits, waitFor, type EndOfTurnOptions, type TurnDecision, type TurnSignal } from '../../../src/voice/turn/policy.js';
+import { VAD_STOP_MS } from '../../../src/voice/voice-call.js';
+
+/** The VAD's stop window (its report comes this long after the end of speech) and the default waits. */
+const V = VAD_STOP_MS;
+const W = turnWaits(0.5);
 
 /** Runs timed signals through a policy on a simulated clock, ticking at every deadline; returns the decisions. */
 function play(script: [at: number, signal: TurnSignal][], options: Partial<EndOfTurnOptions> = {}, until = 10_000): TurnDecision[] {
@@ -34,8 +39,8 @@ const brief = (decisions: TurnDecision[]) =>
 
 const speech = (from: number, to: number): [number, TurnSignal][] => [
   [from, { type: 'speech-started', at: from }],
-  // The VAD reports the end of speech after its stop window (200 ms here).
-  [to + 200, { type: 'speech-stopped', at: to }],
+  // The VAD reports the end of speech after its stop window (the call's VAD_STOP_MS).
+  [to + V, { type: 'speech-stopped', at: to }],
 ];
 const final = (at: number, text: string): [number, TurnSignal] => [at, { type: 'transcript', text, final: true }];
 const interim = (at: number, text: string): [number, TurnSignal] => [at, { type: 'transcript', text, final: false }];
@@ -47,6 +52,10 @@ describe('end-of-turn policy: waits', () => {
     expect(turnWaits(5)).toEqual({ completeMs: 200, incompleteMs: 1200, neutralMs: 300 });
     expect(turnWaits('9')).toEqual(turnWaits(5));
     expect(turnWaits(null)).toEqual(turnWaits(0.5));
+  });
+
+  it('at the default the VAD reports the end of speech before the short wait is over, so a speculative reply gets a head start', () => {
+    expect(V).toBeLessThan(W.completeMs);
   });
 
   it('the wait never grows with the probability and stays within the two bounds', () => {
@@ -65,13 +74,13 @@ describe('end-of-turn policy: waits', () => {
 describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
   it('a complete sentence: likely over at the end of speech, confirmed after the short wait', () => {
     const d = play([...speech(0, 1500), final(1600, 'I would like to book an appointment for Tuesday.')]);
-    // The VAD reports at 1700; 1500 + 290 ms = 1790.
-    expect(brief(d)).toEqual(['1700 likely-over "I would like to book an appointment for Tuesday."', '1790 confirmed "I would like to book an appointment for Tuesday." (silence)']);
+    // Likely over when the VAD reports the end of speech (1500 + V), confirmed at 1500 + the short wait.
+    expect(brief(d)).toEqual([`${1500 + V} likely-over "I would like to book an appointment for Tuesday."`, `${1500 + W.completeMs} confirmed "I would like to book an appointment for Tuesday." (silence)`]);
   });
 
   it('a question is complete: the same short wait', () => {
     const d = play([...speech(0, 900), final(1000, 'What time do you open?')]);
-    expect(d.find((x) => x.type === 'confirmed')).toMatchObject({ at: 1190, why: 'silence', judgement: { reason: 'question' } });
+    expect(d.find((x) => x.type === 'confirmed')).toMatchObject({ at: 900 + W.completeMs, why: 'silence', judgement: { reason: 'question' } });
   });
 
   it('an incomplete clause with a 1.2 s pause: nothing confirmed in the pause, one turn with all the words', () => {
@@ -85,44 +94,55 @@ describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
     expect(brief(d)).toEqual([
       // The long wait (1920 ms) would end at 3120; speculation starts 600 ms before that…
       // …but the caller speaks again at 2400, before either.
-      '3400 likely-over "I would like to book an appointment for Tuesday."',
-      '3490 confirmed "I would like to book an appointment for Tuesday." (silence)',
+      `${3200 + V} likely-over "I would like to book an appointment for Tuesday."`,
+      `${3200 + W.completeMs} confirmed "I would like to book an appointment for Tuesday." (silence)`,
     ]);
   });
 
   it('an incomplete clause and a pause longer than the longest wait: confirmed after incompleteMs', () => {
     const d = play([...speech(0, 1000), final(1100, 'My name is um')]);
-    expect(brief(d)).toEqual(['2320 likely-over "My name is um"', '2920 confirmed "My name is um" (silence)']);
+    // Speculation starts 600 ms (the lead) before the long wait ends.
+    expect(brief(d)).toEqual([`${1000 + W.incompleteMs - 600} likely-over "My name is um"`, `${1000 + W.incompleteMs} confirmed "My name is um" (silence)`]);
   });
 
-  it('speculation dropped: the caller goes on after the likely-over, the reply is started again on the new words', () => {
-    const d = play([...speech(0, 1000), final(1050, 'I need an appointment.'), ...speech(1250, 1900), final(2000, 'On Tuesday.')]);
+  it('speculation dropped: the caller goes on after the likely-over (a gap the VAD ends but shorter than the wait), one turn on all the words', () => {
+    // Speech again 30 ms after the VAD's report: the gap (V + 30 ms) is shorter than the short wait.
+    const again = 1000 + V + 30;
+    expect(again).toBeLessThan(1000 + W.completeMs);
+    const d = play([...speech(0, 1000), final(1050, 'I need an appointment.'), ...speech(again, 1900), final(2000, 'On Tuesday.')]);
     expect(brief(d)).toEqual([
-      '1200 likely-over "I need an appointment."',
-      '1250 resumed (speech)',
-      '2100 likely-over "I need an appointment. On Tuesday."',
-      '2190 confirmed "I need an appointment. On Tuesday." (silence)',
+      `${1000 + V} likely-over "I need an appointment."`,
+      `${again} resumed (speech)`,
+      `${1900 + V} likely-over "I need an appointment. On Tuesday."`,
+      `${1900 + W.completeMs} confirmed "I need an appointment. On Tuesday." (silence)`,
     ]);
   });
 
   it('words that change under a speculative reply drop it', () => {
-    const d = play([...speech(0, 1000), final(1000, 'I need a taxi.'), final(1250, 'To the airport.')], { speculativeLeadMs: 2000 });
-    expect(brief(d)).toEqual(['1200 likely-over "I need a taxi."', '1250 resumed (words-changed)', '1250 likely-over "I need a taxi. To the airport."', '1290 confirmed "I need a taxi. To the airport." (silence)']);
+    const more = 1000 + V + 30;
+    const d = play([...speech(0, 1000), final(1000, 'I need a taxi.'), final(more, 'To the airport.')], { speculativeLeadMs: 2000 });
+    expect(brief(d)).toEqual([
+      `${1000 + V} likely-over "I need a taxi."`,
+      `${more} resumed (words-changed)`,
+      `${more} likely-over "I need a taxi. To the airport."`,
+      `${1000 + W.completeMs} confirmed "I need a taxi. To the airport." (silence)`,
+    ]);
   });
 
   it('no speculation on interim words while their final is asked for: it starts on the final', () => {
-    const d = play([...speech(0, 1000), interim(1000, 'I need a'), final(1250, 'I need a taxi.')], { speculativeLeadMs: 2000 });
-    expect(brief(d)).toEqual(['1200 finalize', '1250 likely-over "I need a taxi."', '1290 confirmed "I need a taxi." (silence)']);
+    const finalAt = 1000 + V + 30;
+    const d = play([...speech(0, 1000), interim(1000, 'I need a'), final(finalAt, 'I need a taxi.')], { speculativeLeadMs: 2000 });
+    expect(brief(d)).toEqual([`${1000 + V} finalize`, `${finalAt} likely-over "I need a taxi."`, `${1000 + W.completeMs} confirmed "I need a taxi." (silence)`]);
   });
 
   it('only an interim at the end of speech: asks the STT for its final at once and confirms when it comes', () => {
     const d = play([...speech(0, 1000), interim(1100, 'Yes please'), final(1400, 'Yes, please.')], { maxSpeculations: 0 });
-    expect(brief(d)).toEqual(['1200 finalize', '1400 confirmed "Yes, please." (silence)']);
+    expect(brief(d)).toEqual([`${1000 + V} finalize`, '1400 confirmed "Yes, please." (silence)']);
   });
 
   it('no words at all: waits the plain silence, asks for the final, and gives up without a turn', () => {
     const d = play([...speech(0, 500)]);
-    expect(brief(d)).toEqual(['1340 finalize']);
+    expect(brief(d)).toEqual([`${500 + W.neutralMs} finalize`]);
   });
 
   it('never confirms while the VAD hears the caller', () => {
@@ -133,27 +153,30 @@ describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
   it('the audio model is asked at each end of speech, and its answer moves the wait', () => {
     const script: [number, TurnSignal][] = [...speech(0, 1000), final(1100, 'I want to book the')];
     const asked = play(script, { audioModel: true });
-    expect(asked[0]).toEqual({ type: 'analyze-audio', speechEndAt: 1000, at: 1200 });
+    expect(asked[0]).toEqual({ type: 'analyze-audio', speechEndAt: 1000, at: 1000 + V });
     // Text alone: strong incomplete → 1920 ms. Audio says 0.95 done → p = (0.15 + 0.95) / 2 = 0.55 → 1920 − 0.35/0.6·1630.
     const withAudio = play([...script, [1250, { type: 'audio-model', probability: 0.95, speechEndAt: 1000 }]], { audioModel: true });
     expect(withAudio.find((x) => x.type === 'confirmed')).toMatchObject({ at: 1000 + waitFor(0.55, turnWaits(0.5)) });
     // An answer for an older end of speech is stale and ignored.
     const stale = play([...script, [1250, { type: 'audio-model', probability: 0.95, speechEndAt: 400 }]], { audioModel: true });
-    expect(stale.find((x) => x.type === 'confirmed')).toMatchObject({ at: 2920 });
+    expect(stale.find((x) => x.type === 'confirmed')).toMatchObject({ at: 1000 + W.incompleteMs });
   });
 
   it('a higher endpoint_sensitivity confirms sooner; a lower one later', () => {
     const script: [number, TurnSignal][] = [...speech(0, 1000), final(1100, 'Thank you.')];
     const at = (s: number) => play(script, { waits: turnWaits(s) }).find((x) => x.type === 'confirmed')!.at;
-    expect(at(5)).toBe(1200);
-    expect(at(0)).toBe(1300);
+    // The VAD's report is the earliest confirmation (at 5 the short wait is not longer than its window).
+    expect(at(5)).toBe(1000 + Math.max(turnWaits(5).completeMs, V));
+    expect(at(0)).toBe(1000 + turnWaits(0).completeMs);
+    expect(at(5)).toBeLessThan(at(0.5));
+    expect(at(0.5)).toBeLessThan(at(0));
   });
 
   it('German: a clause ending in "einen" waits, a finished one does not', () => {
     const open = play([...speech(0, 1000), final(1100, 'Ich hätte gern einen')], { language: 'de-DE' });
     const done = play([...speech(0, 1000), final(1100, 'Ich hätte gern einen Termin.')], { language: 'de-DE' });
-    expect(open.find((x) => x.type === 'confirmed')!.at).toBe(2920);
-    expect(done.find((x) => x.type === 'confirmed')!.at).toBe(1290);
+    expect(open.find((x) => x.type === 'confirmed')!.at).toBe(1000 + W.incompleteMs);
+    expect(done.find((x) => x.type === 'confirmed')!.at).toBe(1000 + W.completeMs);
   });
 
   it('speculation is capped per turn', () => {
@@ -183,13 +206,13 @@ describe('end-of-turn policy (endpoint_type ai): provider turn events', () => {
       { endpointType: 'ai' },
     );
     // The second speech_final comes while the VAD is still in its stop window: it waits for the VAD.
-    expect(brief(d)).toEqual(['2800 confirmed "I want to book the dentist." (provider)']);
+    expect(brief(d)).toEqual([`${2600 + V} confirmed "I want to book the dentist." (provider)`]);
   });
 
   it('UtteranceEnd confirms when speech_final was dropped', () => {
     const d = play([...speech(0, 1000), interim(1100, 'Thank you'), [2000, { type: 'utterance-end' }]], { endpointType: 'ai' });
     // Speculation follows the silence rule; the provider's UtteranceEnd confirms.
-    expect(brief(d)).toEqual(['1200 likely-over "Thank you"', '2000 confirmed "Thank you" (provider)']);
+    expect(brief(d)).toEqual([`${1000 + V} likely-over "Thank you"`, '2000 confirmed "Thank you" (provider)']);
   });
 
   it('Flux: eager end starts the reply, EndOfTurn confirms it with the same words', () => {
@@ -257,7 +280,7 @@ describe('end-of-turn policy (endpoint_type ai): provider turn events', () => {
 
   it('with no provider decision, the fallback silence ends the turn', () => {
     const d = play([...speech(0, 1000), final(1100, 'Hello there')], { endpointType: 'ai', aiFallbackMs: 3000 });
-    expect(brief(d)).toEqual(['1200 likely-over "Hello there"', '4000 confirmed "Hello there" (fallback)']);
+    expect(brief(d)).toEqual([`${1000 + V} likely-over "Hello there"`, '4000 confirmed "Hello there" (fallback)']);
   });
 });
 
@@ -271,7 +294,7 @@ describe('end-of-turn policy: properties', () => {
         const confirmed = d.filter((x) => x.type === 'confirmed');
         expect(confirmed).toHaveLength(1);
         expect(confirmed[0].at).toBeGreaterThanOrEqual(1000 + waits.completeMs);
-        expect(confirmed[0].at).toBeLessThanOrEqual(Math.max(1000 + waits.incompleteMs, 1000 + lag + 200));
+        expect(confirmed[0].at).toBeLessThanOrEqual(Math.max(1000 + waits.incompleteMs, 1000 + lag + V));
       }),
     );
   });
