@@ -22,7 +22,7 @@ import type pg from 'pg';
 import { SizedLru } from './cache.js';
 import { Lexicon } from './lexicon.js';
 import { folded, type Capabilities } from './store.js';
-import { VectorMatrix } from './vectors.js';
+import { realArray, VectorMatrix } from './vectors.js';
 
 export interface SearchHit {
   chunkId: number;
@@ -280,14 +280,16 @@ export class KnowledgeSearch {
   private async vectorsOf(kb: number, stamp: string): Promise<VectorCache> {
     const cached = this.vectors.get(kb);
     if (cached && cached.stamp === stamp) return cached;
-    const { rows } = await this.pool.query<{ id: string; embedding: number[] }>(
-      'SELECT id, embedding FROM knowledge_chunks WHERE knowledge_base_id = $1 AND embedding IS NOT NULL ORDER BY id',
+    // In real[]'s binary form: a quarter of the time of its text (3.3 s → 0.8 s for 10,000 × 512).
+    const { rows } = await this.pool.query<{ id: string; embedding: Buffer }>(
+      'SELECT id, array_send(embedding) AS embedding FROM knowledge_chunks WHERE knowledge_base_id = $1 AND embedding IS NOT NULL ORDER BY id',
       [kb],
     );
-    const dim = rows[0]?.embedding.length ?? 0;
-    const usable = rows.filter((r) => r.embedding.length === dim);
-    const matrix = new VectorMatrix(dim, usable.map((r) => r.embedding));
-    const entry = { stamp, ids: usable.map((r) => Number(r.id)), matrix };
+    const vectors = rows.map((r) => ({ id: Number(r.id), vector: realArray(r.embedding) }));
+    const dim = vectors[0]?.vector?.length ?? 0;
+    const usable = vectors.filter((v): v is { id: number; vector: Float32Array } => v.vector?.length === dim);
+    const matrix = new VectorMatrix(dim, usable.map((v) => v.vector));
+    const entry = { stamp, ids: usable.map((v) => v.id), matrix };
     this.vectors.set(kb, entry, matrix.bytes + entry.ids.length * 8 + 64);
     return entry;
   }

@@ -230,3 +230,24 @@ export class VectorMatrix {
     return best;
   }
 }
+
+/**
+ * A real[] in PostgreSQL's binary form (array_send): dimensions, a null flag, the element type,
+ * each dimension's length and lower bound, then each element as its length and big-endian
+ * float4. A vector is one dimension without nulls; anything else is null.
+ */
+export function realArray(binary: Uint8Array): Float32Array | null {
+  const view = new DataView(binary.buffer, binary.byteOffset, binary.byteLength);
+  if (binary.byteLength < 12) return null;
+  const dims = view.getInt32(0);
+  if (dims === 0) return new Float32Array(0);
+  if (dims !== 1 || view.getInt32(4) !== 0 || binary.byteLength < 20) return null;
+  const n = view.getInt32(12);
+  if (n < 0 || binary.byteLength !== 20 + n * 8) return null;
+  const out = new Float32Array(n);
+  for (let i = 0, at = 20; i < n; i++, at += 8) {
+    if (view.getInt32(at) !== 4) return null;
+    out[i] = view.getFloat32(at + 4);
+  }
+  return out;
+}

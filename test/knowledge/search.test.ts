@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knowledgePart } from '../../src/knowledge/index.js';
 import { KnowledgeSearch } from '../../src/knowledge/search.js';
 import { readCapabilities } from '../../src/knowledge/store.js';
+import { realArray } from '../../src/knowledge/vectors.js';
 import { OpenAiEmbeddings } from '../../src/providers/embeddings/openai.js';
 import { EmbeddingsDouble } from '../support/doubles/embeddings.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
@@ -101,4 +102,18 @@ it("a processed document's words are merged into the full-text index proper, non
   const { rows: [{ pages }] } = await pool.query<{ pages: string }>(`SELECT gin_clean_pending_list('knowledge_chunks_tsv_idx'::regclass) AS pages`);
   expect(Number(pages)).toBe(0);
   expect((await search(kb, 'chair number 413'))[0].content).toContain('chair number 413');
+});
+
+it("vectors are read in real[]'s binary form, as PostgreSQL sends it; arrays that are no vector are none", async () => {
+  const pool = t.service.ctx.database.pool;
+  const read = async (literal: string) => {
+    const { rows: [row] } = await pool.query<{ b: Buffer }>(`SELECT array_send(${literal}::real[]) AS b`);
+    return realArray(row.b);
+  };
+  expect(Array.from((await read(`'{0.5,-1.25,3e-8,-0,1e30}'`))!)).toEqual([0.5, -1.25, Math.fround(3e-8), -0, Math.fround(1e30)]);
+  const long = Array.from({ length: 512 }, (_, i) => Math.fround(Math.sin(i)));
+  expect(Array.from((await read(`'{${long.join(',')}}'`))!)).toEqual(long);
+  expect(Array.from((await read(`'{}'`))!)).toEqual([]);
+  expect(await read(`'{1,NULL}'`)).toBeNull();
+  expect(await read(`'{{1,2},{3,4}}'`)).toBeNull();
 });
