@@ -47,7 +47,9 @@ function traceTurn(tracing: Tracing, callSpan: TraceSpan, turn: TurnRecord): voi
   let previous = 0;
   for (const stage of stamps) {
     const at = turn.timings[stage]!;
-    const child = tracing.child(span, SPAN_OF_STAGE[stage], { 'switchboard.turn.stage': stage, 'switchboard.turn.stage_ms': at }, turn.startedAt + previous);
+    // A speculative reply's first token can come before the final transcript (src/voice/speculation.ts):
+    // its span then starts where it ends rather than after the transcript's (never a negative span).
+    const child = tracing.child(span, SPAN_OF_STAGE[stage], { 'switchboard.turn.stage': stage, 'switchboard.turn.stage_ms': at }, turn.startedAt + Math.min(previous, at));
     child.end(turn.startedAt + at);
     previous = Math.max(previous, at);
   }

@@ -150,12 +150,15 @@ export async function expectBookingCallRecorded(t: TestService, user: TestUser, 
   const replies = turns.filter((x) => x.kind === 'reply');
   for (const turn of replies) {
     const { final_transcript_ms: stt, llm_first_token_ms: llm, tts_first_byte_ms: tts, first_audio_ms: audio } = turn.timings;
-    // Every stage happened, in causal order from the caller's end of speech.
+    // Every stage happened, in causal order from the caller's end of speech. The model may answer
+    // before the final transcript: the reply starts while the turn is only likely over (speculative,
+    // src/voice/speculation.ts), but nothing is heard before the turn is confirmed.
     expect([stt, llm, tts, audio].every((v) => typeof v === 'number'), JSON.stringify(turn.timings)).toBe(true);
     expect(stt!).toBeGreaterThanOrEqual(0);
-    expect(llm!).toBeGreaterThanOrEqual(stt!);
+    expect(llm!).toBeGreaterThanOrEqual(0);
     expect(tts!).toBeGreaterThanOrEqual(llm!);
     expect(audio!).toBeGreaterThanOrEqual(tts!);
+    expect(audio!).toBeGreaterThanOrEqual(stt!);
   }
   // The second user sees neither the call nor its turns.
   const other = await t.createUser({ name: `Other than ${user.id}` });
