@@ -132,6 +132,9 @@ export function simdAvailable(): boolean {
 
 const PAGE = 64 * 1024;
 
+/** The kernel's export: scores of `rows` rows from byte `m` (each `rowBytes` long) against the query at byte `q`, written from byte `out`. */
+type Scores = (q: number, m: number, rows: number, rowBytes: number, out: number) => void;
+
 export class VectorMatrix {
   readonly rows: number;
   /** The layout: query at 0, then one score per row, then the rows, each `stride` numbers long. */
@@ -139,7 +142,7 @@ export class VectorMatrix {
   private readonly scoresAt: number;
   private readonly matrixAt: number;
   private readonly memory: ArrayBuffer | WebAssembly.Memory;
-  private readonly run: ((q: number, m: number, rows: number, rowBytes: number, out: number) => void) | null;
+  private readonly run: Scores | null;
 
   /**
    * @param vectors the rows, each `dim` numbers long
@@ -148,19 +151,26 @@ export class VectorMatrix {
   constructor(readonly dim: number, vectors: ArrayLike<number>[], useKernel = true) {
     this.rows = vectors.length;
     const module = useKernel && dim > 0 ? kernel() : null;
-    this.stride = module ? Math.ceil(dim / LANE_BLOCK) * LANE_BLOCK : dim;
-    this.scoresAt = this.stride * 4;
-    this.matrixAt = this.scoresAt + this.rows * 4;
-    const bytes = this.matrixAt + this.rows * this.stride * 4;
+    const layout = (stride: number) => ({ stride, scoresAt: stride * 4, matrixAt: stride * 4 + this.rows * 4, bytes: stride * 4 + this.rows * 4 + this.rows * stride * 4 });
+    let instance: { memory: WebAssembly.Memory; run: Scores } | null = null;
+    let at = layout(Math.ceil(dim / LANE_BLOCK) * LANE_BLOCK);
     if (module) {
-      const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
-      const instance = new WebAssembly.Instance(module, { m: { memory } });
-      this.memory = memory;
-      this.run = instance.exports.scores as (q: number, m: number, rows: number, rowBytes: number, out: number) => void;
-    } else {
-      this.memory = new ArrayBuffer(bytes);
-      this.run = null;
+      try {
+        // Each matrix has a memory of its own (V8 reserves address space for each: about 13,000
+        // fit in a process, against the few dozen large bases the cache's budget holds).
+        const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(at.bytes / PAGE)) });
+        const exports = new WebAssembly.Instance(module, { m: { memory } }).exports;
+        instance = { memory, run: exports.scores as Scores };
+      } catch {
+        instance = null; // no memory to be had: the JavaScript loop
+      }
     }
+    if (!instance) at = layout(dim);
+    this.stride = at.stride;
+    this.scoresAt = at.scoresAt;
+    this.matrixAt = at.matrixAt;
+    this.memory = instance ? instance.memory : new ArrayBuffer(at.bytes);
+    this.run = instance ? instance.run : null;
     const matrix = this.floats(this.matrixAt, this.rows * this.stride);
     vectors.forEach((v, i) => matrix.set(v, i * this.stride));
   }
