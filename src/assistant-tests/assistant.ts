@@ -24,6 +24,9 @@ export interface TestAssistant extends Omit<SettingsColumns, 'call_variables'> {
   post_call_evaluation: boolean;
   timezone: string;
   mode: string;
+  /** Its knowledge base (src/calls/knowledge.ts; used only when it is the run's user's own) and how it is used. */
+  knowledgebase_id?: number | null;
+  knowledgebase_mode?: string | null;
   /** Its voice settings as a call's voice pipeline takes them (audio mode); none: the assistants' defaults (audio.ts). */
   voice?: AssistantVoiceRow;
 }
@@ -81,6 +84,8 @@ export async function loadTestAssistant(db: Db, userId: number, assistantId: num
     post_call_evaluation: row.postCallEvaluation,
     timezone: row.timezone,
     mode: row.mode,
+    knowledgebase_id: row.knowledgebaseId,
+    knowledgebase_mode: row.knowledgebaseMode,
     voice: {
       voiceProvider: voice?.provider ?? 'local',
       providerVoiceId: voice?.providerVoiceId ?? null,

@@ -11,7 +11,9 @@ import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
 import { credentialSealer } from '../lib/secrets.js';
 import type { TestAssistant } from './assistant.js';
-import { runOnce } from './runner.js';
+import { runOnce, type RunnerDeps } from './runner.js';
+import { knowledgeOfAssistant } from '../calls/knowledge.js';
+import type { KnowledgeContext } from '../knowledge/index.js';
 import type { AudioDeps } from './audio.js';
 import { sileroModels } from '../calls/index.js';
 import { opensDrivenLegs } from '../telephony/types.js';
@@ -42,11 +44,17 @@ export function processAudio(ctx: Pick<AppContext, 'carriers' | 'providers' | 'l
   return { providers: ctx.providers, line: () => sandbox.drivenLeg(), vad: sileroModels(ctx) };
 }
 
+/** The assistant's knowledge base as a run gets it: only a base of `userId` (the run's user) is ever used. */
+export function knowledgeOfRuns(ctx: KnowledgeContext, userId: number): NonNullable<RunnerDeps['knowledge']> {
+  return (assistant, settings, log) =>
+    knowledgeOfAssistant(ctx, userId, { knowledgebase_id: assistant.knowledgebase_id ?? null, knowledgebase_mode: assistant.knowledgebase_mode ?? null, mode: assistant.mode }, settings, log);
+}
+
 /** The process's runner: the configured LLM (the offline stand-in without one); audio mode on the sandbox line and the process's speech providers. */
 export const runWithProcessLlm: ScenarioRunner = async (ctx, job) => {
   const sealer = credentialSealer(ctx.config);
   const audio = job.scenario.mode === 'audio' ? processAudio(ctx) : undefined;
-  const r = await runOnce(job.scenario, job.assistant, { llm: ctx.providers.llm, log: ctx.log, unseal: (s) => sealer.unseal(s), audio }, job.position, job.repeat);
+  const r = await runOnce(job.scenario, job.assistant, { llm: ctx.providers.llm, log: ctx.log, unseal: (s) => sealer.unseal(s), audio, knowledge: knowledgeOfRuns(ctx, job.run.userId) }, job.position, job.repeat);
   return {
     status: r.status,
     endStatus: r.endStatus,

@@ -20,6 +20,8 @@ import type { ChatMessage, LlmProvider } from '../providers/llm/types.js';
 import { systemClock, type Clock } from '../telephony/clock.js';
 import { checkExpectation, llmJudge, type AssertionResult, type Judge, type RunFacts, type TurnTiming } from './assertions.js';
 import type { TestAssistant } from './assistant.js';
+import type { SessionSettings } from '../calls/session-types.js';
+import type { CallKnowledge } from '../voice/ports.js';
 import { builtinTypeOf } from './builtins.js';
 import { callerFor } from './callers.js';
 import { TestLeg, type CallerSide } from './leg.js';
@@ -42,6 +44,11 @@ export interface RunnerDeps {
   judge?: Judge;
   /** Audio mode's speech providers and sandbox line (audio.ts); without them, or without speech-to-text, audio runs are refused. */
   audio?: AudioDeps;
+  /**
+   * The assistant's knowledge base for one run (src/calls/knowledge.ts `knowledgeOfAssistant`, owner-checked);
+   * it may add the base to `settings.systemPrompt` (prompt mode). None (a suite file without a database): no base.
+   */
+  knowledge?: (assistant: TestAssistant, settings: SessionSettings, log: Logger) => Promise<CallKnowledge | null>;
 }
 
 export interface RunOptions {
@@ -195,6 +202,8 @@ export async function runOnce(scenario: Scenario, assistant: TestAssistant, deps
     leg = line;
     side = new AudioCallerSide(line, audio.providers);
   }
+  // Before the session: prompt mode puts the base into the system prompt.
+  const knowledge = deps.knowledge ? await deps.knowledge(assistant, settings, log) : null;
   const watcher = new TurnWatcher();
   const toolbox = new TestToolbox(
     assistant.builtin_tools,
@@ -233,7 +242,7 @@ export async function runOnce(scenario: Scenario, assistant: TestAssistant, deps
 
   const session = new CallSession(
     settings,
-    { leg, llm: deps.llm, tools: new MockTools(scenario.mocks, requests, abort.signal), clock, log, turns: new TurnTracker(watcher, clock), builtins: toolbox, ...(voice ? { voice } : {}) },
+    { leg, llm: deps.llm, tools: new MockTools(scenario.mocks, requests, abort.signal), clock, log, turns: new TurnTracker(watcher, clock), builtins: toolbox, knowledge, ...(voice ? { voice } : {}) },
     { onAnswered: () => (settings.waitForCustomer ? act(() => caller.yourTurn()) : undefined) },
   );
   const limitMs = Math.min(deps.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS, assistant.max_duration * 1000 + 5_000);

@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import type { AppContext } from '../context.js';
-import { knowledgeSearch } from '../knowledge/index.js';
+import { knowledgeSearch, type KnowledgeContext } from '../knowledge/index.js';
 import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
 import type { CallKnowledge, KnowledgeLookup, KnowledgePassageUse } from '../voice/ports.js';
 import type { LoadedCall } from './call-queries.js';
@@ -91,7 +91,7 @@ export function knowledgeOfCall(ctx: AppContext, call: LoadedCall, settings: Ses
  * only when it is `userId`'s own. Pass the session's settings before the session is built.
  */
 export async function knowledgeOfAssistant(
-  ctx: AppContext,
+  ctx: KnowledgeContext,
   userId: number,
   assistant: { knowledgebase_id: number | null; knowledgebase_mode: string | null; mode: string | null },
   settings: SessionSettings,
@@ -104,7 +104,7 @@ export async function knowledgeOfAssistant(
 }
 
 async function knowledgeFor(
-  ctx: AppContext,
+  ctx: KnowledgeContext,
   base: { knowledgeBaseId: number; mode: string | null; assistantMode: string | null },
   settings: SessionSettings,
   log: Logger,

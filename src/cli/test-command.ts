@@ -13,7 +13,7 @@ import { eq } from 'drizzle-orm';
 import { ASSISTANT_FILES, parseAssistantFile } from '../assistant-tests/assistant-file.js';
 import { loadTestAssistant, type TestAssistant } from '../assistant-tests/assistant.js';
 import { junitXml } from '../assistant-tests/junit.js';
-import { runScenarios, type SuiteResult } from '../assistant-tests/runner.js';
+import { runScenarios, type RunnerDeps, type SuiteResult } from '../assistant-tests/runner.js';
 import { formatErrors, parseScenarioDocument, validateAgainstAssistant, type Scenario } from '../assistant-tests/scenario.js';
 import { END_CALL_TOOL } from '../calls/session-types.js';
 import { assistants } from '../db/schema.js';
@@ -26,7 +26,7 @@ import { LocalTts } from '../providers/tts/local/index.js';
 import { CarrierRegistry } from '../telephony/registry.js';
 import { SandboxCarrier } from '../telephony/sandbox/carrier.js';
 import { audioRefusal, type AudioDeps } from '../assistant-tests/audio.js';
-import { processAudio } from '../assistant-tests/run-queue.js';
+import { knowledgeOfRuns, processAudio } from '../assistant-tests/run-queue.js';
 import { CliError, withDatabase, type Session } from './session.js';
 import { runRemotely } from './test-remote.js';
 
@@ -107,14 +107,14 @@ export async function testCommand(s: Session, targets: string[], o: TestCommandO
   const llm = createLlmProvider(s.config, END_CALL_TOOL);
   const sealer = credentialSealer(s.config);
   const speech = scenarios.some((sc) => sc.mode === 'audio') ? audioOfCli(s, llm) : null;
-  const run = async (assistant: TestAssistant) => {
+  const run = async (assistant: TestAssistant, knowledge?: RunnerDeps['knowledge']) => {
     const shape = { tools: assistant.tools, builtinTools: assistant.builtin_tools, postCallSchema: assistant.post_call_schema, postCallEvaluation: assistant.post_call_evaluation, audioRefusal: speech && audioRefusal(speech.audio) };
     const problems = scenarios.flatMap((sc) => validateAgainstAssistant(sc, shape).map((e) => `${sc.file}:${e.line}: ${e.message}`));
     if (problems.length) {
       s.io.stderr(problems.join('\n') + '\n');
       throw new CliError(`the scenarios above do not fit assistant "${assistant.name}"`, 2);
     }
-    return runScenarios(scenarios, assistant, { llm, log: s.log, unseal: (sealed) => sealer.unseal(sealed), audio: speech?.audio }, { concurrency: o.concurrency ?? 4 });
+    return runScenarios(scenarios, assistant, { llm, log: s.log, unseal: (sealed) => sealer.unseal(sealed), audio: speech?.audio, knowledge }, { concurrency: o.concurrency ?? 4 });
   };
   try {
     return await runLocally(s, o, targets, run);
@@ -130,7 +130,7 @@ function audioOfCli(s: Session, llm: LlmProvider): { audio: AudioDeps | undefine
   return { audio: processAudio({ carriers: new CarrierRegistry([new SandboxCarrier({ timeScale: 1 })]), providers, log: s.log }), close: () => local.close() };
 }
 
-async function runLocally(s: Session, o: TestCommandOptions, targets: string[], run: (assistant: TestAssistant) => Promise<SuiteResult>): Promise<number> {
+async function runLocally(s: Session, o: TestCommandOptions, targets: string[], run: (assistant: TestAssistant, knowledge?: RunnerDeps['knowledge']) => Promise<SuiteResult>): Promise<number> {
   let result: SuiteResult;
   if (o.assistant !== undefined) {
     const id = o.assistant;
@@ -138,7 +138,8 @@ async function runLocally(s: Session, o: TestCommandOptions, targets: string[], 
       const [owner] = await database.db.select({ userId: assistants.userId }).from(assistants).where(eq(assistants.id, id));
       const assistant = owner ? await loadTestAssistant(database.db, owner.userId, id) : null;
       if (!assistant) throw new CliError(`assistant ${id} not found`, 2);
-      return run(assistant);
+      // The assistant's own knowledge base, read from this database (a suite's assistant.yaml has none).
+      return run(assistant, knowledgeOfRuns({ database, config: s.config }, owner!.userId));
     });
   } else {
     result = await run(suiteAssistant(targets));

@@ -22,10 +22,13 @@ export function embedderFromConfig(config: Pick<Config, 'EMBEDDINGS_BASE_URL' | 
   return new OpenAiEmbeddings({ baseUrl: config.EMBEDDINGS_BASE_URL, apiKey: config.EMBEDDINGS_API_KEY, model: config.EMBEDDINGS_MODEL });
 }
 
-const searches = new WeakMap<AppContext, Promise<KnowledgeSearch>>();
+/** What a search needs of the process: its database and config (a CLI run has no full AppContext). */
+export type KnowledgeContext = Pick<AppContext, 'database' | 'config'>;
+
+const searches = new WeakMap<KnowledgeContext, Promise<KnowledgeSearch>>();
 
 /** The process's search (one per context: it caches the bases' vectors). */
-export function knowledgeSearch(ctx: AppContext): Promise<KnowledgeSearch> {
+export function knowledgeSearch(ctx: KnowledgeContext): Promise<KnowledgeSearch> {
   let s = searches.get(ctx);
   if (!s) {
     s = readCapabilities(ctx.database.pool).then((caps) => new KnowledgeSearch(ctx.database.pool, caps, embedderFromConfig(ctx.config)));
