@@ -1,10 +1,10 @@
 /**
  * The text of a document: PDF with unpdf (PDF.js, Apache-2.0), DOCX with mammoth (to HTML, so
- * its headings survive), plain text as it is. Every failure is an `ExtractionError` whose message
+ * its headings survive; in a child process, docx.ts, as its JSZip is dual MIT/GPL), plain text as it is. Every failure is an `ExtractionError` whose message
  * is what the document's `error` says.
  */
-import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { docxToHtml } from './docx.js';
 import { htmlToText } from './html.js';
 
 export class ExtractionError extends Error {}
@@ -36,7 +36,7 @@ export async function pdfText(bytes: Buffer): Promise<string> {
 export async function docxText(bytes: Buffer): Promise<string> {
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
+    html = await docxToHtml(bytes);
   } catch (err) {
     throw new ExtractionError(`The DOCX file could not be read: ${(err as Error).message}`);
   }
