@@ -3,20 +3,12 @@
  * model calls them (the LLM function names of src/calls/builtin-tools, plus the session's own
  * `end-call`). test/assistant-tests/builtins.test.ts checks this table against a real toolbox.
  */
-import type { StoredBuiltinTool } from '../db/schema.js';
+import { BUILTIN_TOOL_TYPES, type StoredBuiltinTool } from '../db/schema.js';
 import { END_CALL_TOOL } from '../calls/session-types.js';
 
 export type BuiltinType = StoredBuiltinTool['type'];
 
-export const BUILTIN_TYPES = [
-  'end_call',
-  'call_transfer',
-  'warm_call_transfer',
-  'dtmf_input',
-  'collect_keypad',
-  'calendar_integration',
-  'assistant_transfer',
-] as const satisfies readonly BuiltinType[];
+export const BUILTIN_TYPES = BUILTIN_TOOL_TYPES;
 
 /** The function names each built-in type gives the model (a second item of a type adds `-2`, …). */
 export const BUILTIN_FUNCTIONS: Record<BuiltinType, readonly string[]> = {

@@ -214,6 +214,20 @@ export type StoredBuiltinTool =
     };
 export type FillerConfig = { neutral: string[]; negative: string[]; positive: string[]; question: string[] };
 
+/** Every built-in tool type, in the order the API lists them (one list for the API and the assistant tests). */
+export const BUILTIN_TOOL_TYPES = [
+  'end_call',
+  'call_transfer',
+  'warm_call_transfer',
+  'dtmf_input',
+  'collect_keypad',
+  'assistant_transfer',
+  'calendar_integration',
+] as const satisfies readonly StoredBuiltinTool['type'][];
+// Every stored type is in the list (a type added to the union and not here fails to compile).
+const _everyBuiltinTypeListed: Exclude<StoredBuiltinTool['type'], (typeof BUILTIN_TOOL_TYPES)[number]> extends never ? true : never = true;
+void _everyBuiltinTypeListed;
+
 export const assistants = pgTable('assistants', {
   id: serial('id').primaryKey(),
   userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),

@@ -11,19 +11,11 @@
  * ignored: those assignments change only through `tool_ids`.
  */
 import { z } from 'zod';
-import type { StoredBuiltinTool } from '../../db/schema.js';
+import { BUILTIN_TOOL_TYPES, type StoredBuiltinTool } from '../../db/schema.js';
 import { maskSecret } from '../../lib/secrets.js';
 import { msg, v } from '../toolkit/validation.js';
 
-export const BUILTIN_TYPES = [
-  'end_call',
-  'call_transfer',
-  'warm_call_transfer',
-  'dtmf_input',
-  'collect_keypad',
-  'assistant_transfer',
-  'calendar_integration',
-] as const;
+export const BUILTIN_TYPES = BUILTIN_TOOL_TYPES;
 export type BuiltinType = (typeof BUILTIN_TYPES)[number];
 
 /** E.164: "+", a country code that does not start with 0, 7 to 15 digits in all. */
