@@ -29,7 +29,8 @@ import { AudioCallerSide, audioRefusal, testVoiceFactory, type AudioDeps } from 
 import type { CarrierLeg } from '../telephony/types.js';
 import type { VoiceCallFactory } from '../voice/voice-call.js';
 import { MockTools, parseArguments, TestToolbox, type ToolRequest } from './mocks.js';
-import { validateAgainstAssistant, type Scenario } from './scenario.js';
+import { validateAgainstAssistant } from './assistant-checks.js';
+import type { Scenario } from './scenario.js';
 
 export interface RunnerDeps {
   /** The configured LLM: the assistant's, the simulated caller's (with `caller.model`) and the judge's. */

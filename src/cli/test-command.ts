@@ -14,7 +14,8 @@ import { ASSISTANT_FILES, parseAssistantFile } from '../assistant-tests/assistan
 import { loadTestAssistant, type TestAssistant } from '../assistant-tests/assistant.js';
 import { junitXml } from '../assistant-tests/junit.js';
 import { runScenarios, type RunnerDeps, type SuiteResult } from '../assistant-tests/runner.js';
-import { formatErrors, parseScenarioDocument, validateAgainstAssistant, type Scenario } from '../assistant-tests/scenario.js';
+import { validateAgainstAssistant } from '../assistant-tests/assistant-checks.js';
+import { formatErrors, parseScenarioDocument, type Scenario } from '../assistant-tests/scenario.js';
 import { END_CALL_TOOL } from '../calls/session-types.js';
 import { assistants } from '../db/schema.js';
 import { credentialSealer } from '../lib/secrets.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIO_NEEDS_STT, CALLER_VOICE, type AudioDeps } from '../../src/assistant-tests/audio.js';
 import { checkExpectation } from '../../src/assistant-tests/assertions.js';
 import { runOnce } from '../../src/assistant-tests/runner.js';
-import { validateAgainstAssistant } from '../../src/assistant-tests/scenario.js';
+import { validateAgainstAssistant } from '../../src/assistant-tests/assistant-checks.js';
 import { END_CALL_TOOL } from '../../src/calls/session-types.js';
 import { OpenAiCompatibleLlm } from '../../src/providers/llm/openai.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compilePattern, formatErrors, parseScenarioDocument, parseScenarioValue, validateAgainstAssistant, type Scenario } from '../../src/assistant-tests/scenario.js';
+import { validateAgainstAssistant } from '../../src/assistant-tests/assistant-checks.js';
+import { compilePattern, formatErrors, parseScenarioDocument, parseScenarioValue, type Scenario } from '../../src/assistant-tests/scenario.js';
 
 const ISSUE_EXAMPLE = `name: books a Tuesday appointment
 mode: text

@@ -6,7 +6,8 @@
  */
 import type { Db } from '../../db/pool.js';
 import { loadTestAssistant, type TestAssistant } from '../../assistant-tests/assistant.js';
-import { parseScenarioDocument, validateAgainstAssistant, type AssistantShape, type Scenario, type ScenarioError } from '../../assistant-tests/scenario.js';
+import { validateAgainstAssistant, type AssistantShape } from '../../assistant-tests/assistant-checks.js';
+import { parseScenarioDocument, type Scenario, type ScenarioError } from '../../assistant-tests/scenario.js';
 import { ValidationError } from '../toolkit/errors.js';
 
 export const SCENARIO_INVALID = 'The scenario is invalid.';
