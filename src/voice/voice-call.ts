@@ -15,6 +15,10 @@
  * The session (src/calls/session.ts) owns the call's life (timers, end, result); this class owns
  * the conversation's audio: it feeds the leg's audio and words in, lets the session say scripted
  * lines (greeting, re-engagement), and reports the transcript lines as the caller heard them.
+ *
+ * Just over 400 lines for one reason: this is the pipeline's one seam to the session, so its
+ * public methods (say, fillers, scripted replies, voice changes, turn waits, close) are the
+ * session's whole view of the audio; the stages it composes each live in their own file.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../telephony/clock.js';
