@@ -7,17 +7,18 @@
  *                timers (max duration, silence) ──▶ re-engagement / end
  *
  * Settings, dependencies and the result type are in src/calls/session-types.ts. The session is
- * where a call's life, both kinds of leg and the built-ins' callbacks meet, so it stays the
- * largest file of src/calls (over 400 lines: the hooks handed to the voice pipeline, the text
- * loop and the built-ins close over the one call state they change, so they live here); each job of its own lives beside it: text-turns.ts, voicemail.ts,
- * fillers.ts, assistant-switch.ts, timers.ts.
+ * where a call's life and both kinds of leg meet; each job of its own lives beside it and sees the
+ * call through one host object (`call`): text-turns.ts (the text leg), voice-leg.ts (what the
+ * audio leg's pipeline gets and gives back, the built-ins' port with it), caller-silence.ts
+ * (re-engagement, the closing line), voicemail.ts (machines, the voicemail message), fillers.ts,
+ * assistant-switch.ts, timers.ts, call-hooks.ts (what the built-ins may do on the call).
  * The session knows nothing of HTTP or the database: it reports `ringing`/`answered` through
  * hooks and resolves `run()` with the outcome; src/calls/engine.ts persists it. Many sessions
  * run concurrently in one process; each holds only its own small state and timers.
  */
 import type { EndStatus, UnconnectedEnd } from './state-machine.js';
 import { CallTimers } from './timers.js';
-import { callTools, type MidCallTool } from './tool-runner.js';
+import type { MidCallTool } from './tool-runner.js';
 import type { ChatMessage, ToolSpec } from '../providers/llm/types.js';
 import type { TimerHandle } from '../telephony/clock.js';
 import type { AnsweredBy, CarrierLeg, LegEvent } from '../telephony/types.js';
@@ -25,19 +26,16 @@ import { MemoryTurnRecorder, TurnTracker, type FillerReason } from './turns.js';
 import { FillerScheduler } from './fillers.js';
 import { SilenceStage } from '../voice/silence.js';
 import type { VoiceCall, VoiceCallFactory } from '../voice/voice-call.js';
-import type { Frame } from '../voice/frames.js';
 import type { LlmStageOptions } from '../voice/llm.js';
-import type { BuiltinResult, BuiltinToolbox } from './builtin-tools/index.js';
-import { applyBuiltinResult, endsTurn } from './builtin-effects.js';
-import type { CallBuiltins } from '../voice/ports.js';
-import { TextTurns } from './text-turns.js';
+import type { BuiltinResult } from './builtin-tools/index.js';
+import { TextTurns, type TextTurnHost } from './text-turns.js';
 import { functionSpecs, switchAssistant } from './assistant-switch.js';
-import { VoicemailDrop } from './voicemail.js';
-import { callHooks } from './call-hooks.js';
-import { reengagementLine, silenceGoodbyeLine } from './closing-lines.js';
+import { answerMachine, type MachineHost, type VoicemailDrop } from './voicemail.js';
+import { callHooks, type CallParts } from './call-hooks.js';
+import { followVoice, voiceLlmOptions, type VoiceLegHost } from './voice-leg.js';
+import { CallerSilence, type CallerSilenceHost } from './caller-silence.js';
 import {
   DIAL_TIMEOUT_MS,
-  END_CALL_TOOL,
   textStages,
   type SessionDeps,
   type SessionHooks,
@@ -67,9 +65,11 @@ export class CallSession {
   private greeted = false;
   /** The turn loop of a text leg (audio legs converse through `voice`). */
   private readonly text: TextTurns;
+  /** Re-engagement and the closing line when the caller goes quiet. */
+  private readonly silence: CallerSilence;
+  /** The call as the session's helpers see it (text loop, audio leg, silence, voicemail, the built-ins' hooks). */
+  private readonly call: TextTurnHost & VoiceLegHost & CallerSilenceHost & MachineHost & CallParts;
   private customerUtterances = 0;
-  /** The caller's speech onsets on an audio leg (the VAD's), counted to see whether they spoke up during the closing line. */
-  private callerSpeechOnsets = 0;
   private ended = false;
   private dialTimer: TimerHandle | null = null;
   /** A voicemail box answered and the message waits for its greeting to end (`voice_mail_message`). */
@@ -111,34 +111,26 @@ export class CallSession {
       },
       {
         onMaxDuration: () => this.end('ended', 'maximum call duration reached'),
-        onReengage: () => this.reengage(),
-        onSilenceTimeout: () => this.silenceTimeout(),
+        onReengage: () => this.silence.reengage(),
+        onSilenceTimeout: () => this.silence.timeout(),
       },
     );
-    deps.builtins?.attach(
-      callHooks({
-        leg: deps.leg,
-        clock: deps.clock,
-        log: deps.log,
-        voice: () => this.voice,
-        // The hold message of a warm transfer: said while the turn waits for the supervisor.
-        sayToCaller: async (text) => {
-          if (this.ended) return;
-          this.messages.push({ role: 'assistant', content: text });
-          if (this.voice) await this.voice.say(text, 'reply');
-          else await this.text.say(text);
-        },
-        // collect_keypad's timeout starts once the request for keys has been heard.
-        spokenSoFar: () => (this.voice ? this.voice.output.playedSoFar() : this.text.saidSoFar()),
-        note: (line) => this.note(line),
-        callEnded: this.abort.signal,
-      }),
-    );
     const session = this;
-    this.text = new TextTurns(settings, deps, {
+    this.call = {
       get ended() {
         return session.ended;
       },
+      get voice() {
+        return session.voice;
+      },
+      get text() {
+        return session.text;
+      },
+      get customerUtterances() {
+        return session.customerUtterances;
+      },
+      settings,
+      deps,
       lines: this.lines,
       messages: this.messages,
       toolRecords: this.toolRecords,
@@ -148,9 +140,19 @@ export class CallSession {
       timers: this.timers,
       fillers: this.fillers,
       signal: this.abort.signal,
-      end: (status, reason, remote) => this.end(status, reason, remote),
+      note: (line) => this.note(line),
+      end: (status, reason, remote?: boolean) => this.end(status, reason, remote),
       switchAssistant: (to) => this.switchAssistant(to),
-    });
+      speechStarted: () => {
+        this.silence.speechStarted();
+        this.voicemail?.heardSomething();
+      },
+      customerLine: () => this.customerUtterances++,
+      turnEnded: () => (this.greeted = true),
+    };
+    deps.builtins?.attach(callHooks(this.call));
+    this.text = new TextTurns(settings, deps, this.call);
+    this.silence = new CallerSilence(this.call);
   }
 
   /** A transcript line that is not speech (a built-in's step, a carrier's answer). */
@@ -180,57 +182,6 @@ export class CallSession {
       },
       to,
     );
-  }
-
-  /**
-   * A built-in's result on an audio leg (pipeline or speech-to-speech): its line ends turn
-   * `turn` in the mode's way (VoiceCall.finishTurn), then its effects (src/calls/builtin-effects.ts).
-   */
-  private applyVoiceBuiltin(result: BuiltinResult, turn: number): void {
-    const voice = this.voice;
-    if (!voice || this.ended) return;
-    const session = this;
-    void applyBuiltinResult(
-      result,
-      {
-        finishTurn: (text) => {
-          const over = voice.turnOver(turn);
-          voice.finishTurn(turn, text);
-          return over;
-        },
-        answerWith: (instruction) => {
-          this.messages.push({ role: 'system', content: instruction });
-          voice.respond(instruction);
-        },
-        greet: (text) => voice.say(text, 'greeting'),
-        respond: () => voice.respond(),
-      },
-      {
-        get ended() {
-          return session.ended;
-        },
-        log: this.deps.log,
-        remember: (text) => this.messages.push({ role: 'assistant', content: text }),
-        note: (line) => this.note(line),
-        end: (reason, handedOver) => this.end('completed', reason, handedOver),
-        switchAssistant: (to) => {
-          this.switchAssistant(to);
-          return this.settings.initialMessage;
-        },
-      },
-    );
-  }
-
-  /** The built-ins as the voice pipeline's port: a result that ends the turn comes back as `finish`. */
-  private voiceBuiltins(builtins: BuiltinToolbox): CallBuiltins {
-    return {
-      has: (name) => builtins.has(name),
-      run: async (name, args) => {
-        const result = await builtins.run(name, args);
-        if (!endsTurn(result)) return { ok: result.ok, content: result.content, note: result.note };
-        return { ok: result.ok, content: result.content, finish: (turn) => this.applyVoiceBuiltin(result, turn) };
-      },
-    };
   }
 
   /** Places the call and resolves when it is over. */
@@ -332,36 +283,10 @@ export class CallSession {
     this.timers.awaitCustomer();
   }
 
-  /**
-   * Answered by a machine. With a voicemail message: it is left once the box's greeting has
-   * ended (the caller's end of turn: VAD silence after the greeting, or the leg's words), then
-   * the assistant hangs up. Without one: hang up at once with end_call_on_voicemail, else the
-   * box is talked to like a person (it greets first).
-   */
+  /** Answered by a machine: the rule for machines and the voicemail message (src/calls/voicemail.ts). */
   private onMachine(): void {
     if (this.voicemail || this.ended) return;
-    const message = this.settings.voicemailMessage?.trim() ?? '';
-    if (message === '') {
-      if (this.settings.endCallOnVoicemail) this.end('ended_by_assistant', 'voicemail');
-      else this.timers.awaitCustomer();
-      return;
-    }
-    // No re-engagement into a voicemail box; the silent-box timer stands in for it.
-    this.timers.activity();
-    const session = this;
-    this.voicemail = new VoicemailDrop(message, this.deps.clock, {
-      get ended() {
-        return session.ended;
-      },
-      get voice() {
-        return session.voice;
-      },
-      sayText: (text) => this.text.say(text),
-      lines: this.lines,
-      turns: this.turns,
-      left: () => this.end('ended_by_assistant', 'voicemail message left'),
-    });
-    this.voicemail.start();
+    this.voicemail = answerMachine(this.call);
   }
 
   private onCustomerSaid(text: string): void {
@@ -382,23 +307,9 @@ export class CallSession {
     else this.text.turn();
   }
 
-  /** An audio leg converses through the voice pipeline; the session keeps the call's life and record. */
+  /** An audio leg converses through the voice pipeline (src/calls/voice-leg.ts); the session keeps the call's life and record. */
   private startVoice(factory: VoiceCallFactory, media: NonNullable<CarrierLeg['media']>): void {
-    const s = this.settings;
-    const llmOptions: LlmStageOptions = {
-        llm: this.deps.llm,
-        model: s.model,
-        temperature: s.temperature,
-        messages: this.messages,
-        specs: this.specs,
-        // The pipeline's ports (src/voice/ports.ts): the current assistant's tools, by name.
-        tools: callTools(this.toolsByName, this.deps.tools),
-        variables: s.variables,
-        onToolCall: (record) => this.toolRecords.push(record),
-        builtins: this.deps.builtins && this.voiceBuiltins(this.deps.builtins),
-        onNote: (line) => this.lines.push(line),
-        knowledge: this.deps.knowledge,
-      };
+    const llmOptions = voiceLlmOptions(this.call);
     this.llmOptions = llmOptions;
     const voice = factory(media, {
       llm: llmOptions,
@@ -407,29 +318,7 @@ export class CallSession {
       keysTaken: () => this.deps.builtins?.collectingKeys ?? false,
     });
     this.voice = voice;
-    // Why a provider failed is in the record, not only the log (issue 18).
-    voice.onNote((note) => this.lines.push(note));
-    voice.onLine((line) => {
-      this.lines.push(`${line.speaker}: ${line.text}`);
-      this.deps.leg.caption?.(line.speaker === 'AI' ? 'assistant' : 'user', line.text);
-      if (line.speaker === 'Customer') this.customerUtterances++;
-    });
-    voice.onFrame((frame) => {
-      if (this.ended) return;
-      if (frame.kind === 'speech-started') {
-        this.callerSpeechOnsets++;
-        this.voicemail?.heardSomething();
-      }
-      this.fillers.follow(frame, END_CALL_TOOL, this.deps.knowledge?.spec?.name ?? null);
-      // The caller spoke first (wait_for_customer, a voicemail greeting): the reply is the greeting.
-      if (frame.kind === 'end-of-turn') this.greeted = true;
-      else if (frame.kind === 'hang-up' && !frame.remote) this.voiceHangUp(frame);
-    });
-  }
-
-  /** The voice core ended the call (end-call once its goodbye played, an LLM failure). */
-  private voiceHangUp(frame: Extract<Frame, { kind: 'hang-up' }>): void {
-    this.end(frame.reason === 'LLM failure' ? 'ended' : 'completed', frame.reason);
+    followVoice(voice, this.call);
   }
 
   private greet(): void {
@@ -455,50 +344,6 @@ export class CallSession {
         this.turns.finish({ position });
         this.timers.awaitCustomer();
       }
-    });
-  }
-
-  private reengage(): void {
-    if (this.ended || this.text.busy) return;
-    const line = reengagementLine(this.settings.language);
-    this.messages.push({ role: 'assistant', content: line });
-    if (this.voice) {
-      void this.voice.say(line, 'reengagement');
-      return;
-    }
-    const position = this.turns.begin('reengagement', null);
-    void this.text.say(line, true).then(() => this.turns.finish({ position }));
-  }
-
-  /**
-   * The caller stayed silent after re-engagement. The assistant says its closing line first
-   * (silence_goodbye_message, else the default in its language; '' none) and hangs up once it was
-   * heard (an audio leg) or handed to the leg (a text leg) — unless the caller speaks up (or types)
-   * meanwhile: then the call goes on and the silence clock starts over.
-   */
-  private silenceTimeout(): void {
-    if (this.ended) return;
-    const reason = 'customer silent after re-engagement';
-    const goodbye = silenceGoodbyeLine(this.settings.silenceGoodbyeMessage, this.settings.language);
-    if (goodbye === '') {
-      this.end('ended_by_assistant', reason);
-      return;
-    }
-    // No re-engagement over the closing line.
-    this.timers.activity();
-    this.messages.push({ role: 'assistant', content: goodbye });
-    if (this.voice) {
-      const spokeBefore = this.callerSpeechOnsets;
-      void this.voice.say(goodbye, 'reengagement').then(() => {
-        if (this.callerSpeechOnsets === spokeBefore) this.end('ended_by_assistant', reason);
-      });
-      return;
-    }
-    const saidBefore = this.customerUtterances;
-    const position = this.turns.begin('reengagement', null);
-    void this.text.say(goodbye, true).then(() => {
-      this.turns.finish({ position });
-      if (this.customerUtterances === saidBefore) this.end('ended_by_assistant', reason);
     });
   }
 
