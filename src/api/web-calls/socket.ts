@@ -6,6 +6,9 @@
 import type { WebSocket } from 'ws';
 import type { BrowserSocket } from '../../telephony/web/carrier.js';
 
+/** 20 s of the page's 20 ms audio frames: what a caller says while a busy service starts the call. */
+const QUEUED_MAX = 1000;
+
 export function browserSocket(ws: WebSocket): BrowserSocket {
   const queued: { data: string | Uint8Array; binary: boolean }[] = [];
   let onMessage: ((data: string | Uint8Array, binary: boolean) => void) | null = null;
@@ -15,7 +18,7 @@ export function browserSocket(ws: WebSocket): BrowserSocket {
     const buf = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as ArrayBuffer);
     const item = { data: isBinary ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) : buf.toString('utf8'), binary: isBinary };
     if (onMessage) onMessage(item.data, item.binary);
-    else if (queued.length < 500) queued.push(item);
+    else if (queued.length < QUEUED_MAX) queued.push(item);
   });
   ws.on('close', () => {
     closed = true;

@@ -28,6 +28,8 @@ const RATE = 16_000;
 /** Audio back within this long after a `clear` was a pause the assistant resumed, not an interruption. */
 const RESUME_WINDOW_MS = 1000;
 const FRAME = 320; // 20 ms at 16 kHz
+/** At most 10 s of speech is held while the socket opens (the service queues as much again). */
+const EARLY_FRAMES_MAX = 500;
 
 /** Both worklets, loaded from one Blob so the widget needs no second file. */
 const WORKLETS = `
@@ -80,6 +82,8 @@ export class WebCall {
   private ended = false;
   private audioMs = 0;
   private interruptedTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Microphone frames captured before the socket opened, sent when it does. */
+  private early: ArrayBuffer[] = [];
 
   private constructor(
     readonly callId: number,
@@ -137,6 +141,9 @@ export class WebCall {
     const capture = new AudioWorkletNode(audio, 'sb-capture', { numberOfInputs: 1, numberOfOutputs: 0 });
     capture.port.onmessage = (e: MessageEvent<ArrayBuffer>) => {
       if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(e.data);
+      // The caller may speak the moment the microphone is on, before the socket has opened (a
+      // slow network, a busy service): those words wait here instead of being lost.
+      else if (!this.ended && this.early.length < EARLY_FRAMES_MAX) this.early.push(e.data);
     };
     audio.createMediaStreamSource(this.mic).connect(capture);
     this.playback = new AudioWorkletNode(audio, 'sb-playback', { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [1] });
@@ -149,6 +156,9 @@ export class WebCall {
     const ws = new WebSocket(url);
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
+    ws.onopen = () => {
+      for (const frame of this.early.splice(0)) ws.send(frame);
+    };
     ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) => {
       if (typeof e.data !== 'string') {
         // Audio again soon after a clear: the assistant only paused (the caller said "mhm") and plays on.
