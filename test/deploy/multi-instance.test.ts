@@ -1,12 +1,13 @@
 /**
- * Many instances for real (issue 18 "Must show"): three Switchboard processes on one
- * PostgreSQL run a campaign of 10,000 sandbox leads (MULTI_INSTANCE_LEADS to change) with
+ * Many instances for real: three Switchboard processes on one PostgreSQL run a sandbox
+ * campaign (1,000 leads in `npm test`, 10,000 in `npm run test:multi-instance`; MULTI_INSTANCE_LEADS to change) with
  * webhooks to a local receiver; one process is SIGKILLed halfway. Printed and checked at the
  * end: every lead final, no contact dialled more than max_retries, no call left live, every
  * call's webhook delivered, and the share of calls each instance placed.
  *
- * Part of `npm test` (the embedded project); alone: `npm run test:multi-instance`
- * (MULTI_INSTANCE_LEADS=1000 for a quicker one). What keeps it short (docs/deployment.md has
+ * `npm test` (the embedded project) runs the 1,000-lead campaign: the same kill, recovery and
+ * checks in about a minute; the 10,000-lead soak (6–9 min on the 2-core machine) has its own
+ * script, so the suite stays within its time budget. What keeps it short (docs/deployment.md has
  * the measured runs): the instances hand a dead instance's webhook jobs out again after 30 s
  * (JOB_EXPIRE_SECONDS) instead of 2 min, so the end does not wait on the killed process's
  * jobs; the waits poll the database often.
@@ -21,7 +22,8 @@ import { insertAssistant, insertCampaign, insertPhoneNumber } from '../support/f
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { createTestDatabase, dropTestDatabase, startTestService, type TestService } from '../support/service.js';
 
-const LEADS = Number(process.env.MULTI_INSTANCE_LEADS ?? 10_000);
+/** 1,000 in `npm test` (about a minute); `npm run test:multi-instance` runs 10,000. */
+const LEADS = Number(process.env.MULTI_INSTANCE_LEADS ?? 1_000);
 const MAX_RETRIES = 2;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Once per `npm test`: on the embedded server (the external project would repeat the same minutes). */
@@ -158,7 +160,18 @@ describe.runIf(embedded)('three instances, one PostgreSQL, one killed', () => {
       },
       300_000,
       500,
-    );
+    ).catch(async (err) => {
+      // Say which calls wait, so a failure points at its cause (the killed instance's jobs, or all).
+      const waiting = await query<{ owner_instance: string; status: string; attempts: number; n: number }>(
+        `select c.owner_instance, c.status, (select count(*)::int from webhook_deliveries w where w.call_id = c.id) as attempts, count(*)::int as n
+           from calls c where c.campaign_id = $1
+            and not exists (select 1 from webhook_deliveries w where w.call_id = c.id and w.status_code = 200)
+          group by 1, 2, 3 order by 4 desc limit 20`,
+        [campaign.id],
+      );
+      const victimId = instances[1].instanceId;
+      throw new Error(`${(err as Error).message}; undelivered by (instance, status, attempts): ${JSON.stringify(waiting.map((w) => ({ ...w, killed: w.owner_instance === victimId })))}`);
+    });
     const doneAt = Date.now();
 
     const report = await readCampaign(url, campaign.id);
