@@ -101,6 +101,30 @@ const PAUSE_FRAMES = 30;
 /** Pieces shorter than this (frames) are a word's beginning or a click, not a piece of the script. */
 const SCRAP_FRAMES = 15;
 
+/** A cut this close (10 ms frames) before a phrase's start still counts as at it. */
+const CUT_SLACK_FRAMES = 8;
+/** Quiet this long (10 ms frames) inside a piece is the pause after a comma. */
+const COMMA_PAUSE_FRAMES = 8;
+
+/**
+ * Where each comma-separated phrase of `text` starts in its envelope, when the audio has one
+ * pause per comma (the local voice pauses there); null otherwise.
+ */
+function phraseStarts(text: string, env: Float32Array, level: number): { text: string; at: number }[] | null {
+  const phrases = text.split(/(?<=[,;:])\s+/);
+  if (phrases.length < 2) return null;
+  const starts = [0];
+  let quiet = 0;
+  for (let i = 0; i < env.length; i++) {
+    if (env[i]! < level) quiet++;
+    else {
+      if (quiet >= COMMA_PAUSE_FRAMES) starts.push(i);
+      quiet = 0;
+    }
+  }
+  return starts.length === phrases.length ? phrases.map((p, k) => ({ text: p, at: starts[k]! })) : null;
+}
+
 /**
  * The STT double names an utterance after the one clip it matches. Cut where the script has no
  * cut (the service finalizing just as the caller resumes after a pause: the pause and a sliver of
@@ -108,14 +132,18 @@ const SCRAP_FRAMES = 15;
  * matches no clip and its words would be lost to the double, where a real recogniser would still
  * transcribe them. So an utterance that matches nothing is matched again piece by piece, split at
  * its inner pauses (≥ 300 ms), each piece also against the endings of the script's pieces, and the
- * texts joined; slivers are dropped. Timing still follows the audio received.
+ * texts joined; slivers are dropped. A piece cut at a comma's pause is named by its phrases on
+ * either side of the cut (the local voice pauses at each comma). Timing still follows the audio received.
  */
 function matchAcrossPauses(voice: VoiceDoubles, corpus: Corpus): void {
   const clips = voice.clips;
   const original = clips.match.bind(clips);
   // A piece cut just after its start (the rest of a sentence after a cut in the wrong place):
   // the script's pieces whose ending it matches, and as many of their last words.
-  const script = [...corpus.audio].map(([key, samples]) => ({ text: key.slice(3), env: trim(envelope(samples, RATE), clips.level) }));
+  const script = [...corpus.audio].map(([key, samples]) => {
+    const env = trim(envelope(samples, RATE), clips.level);
+    return { text: key.slice(3), env, phrases: phraseStarts(key.slice(3), env, clips.level) };
+  });
   const ending = (env: Float32Array) => {
     const heard = trim(env, clips.level);
     let best: { text: string; score: number } | null = null;
@@ -124,11 +152,32 @@ function matchAcrossPauses(voice: VoiceDoubles, corpus: Corpus): void {
       const score = correlate(heard, piece.env.subarray(Math.max(0, piece.env.length - heard.length)), 3);
       if (score < clips.threshold - 0.05 || (best && best.score >= score)) continue;
       const words = piece.text.split(/\s+/);
-      best = { text: words.slice(-Math.max(1, Math.round((words.length * heard.length) / piece.env.length))).join(' '), score };
+      // Cut at a comma's pause ("Stop, | wait a second."): the phrases that start after the cut, whole;
+      // elsewhere as many last words as the share of the piece heard.
+      const cutAt = piece.env.length - heard.length;
+      const from = piece.phrases?.findIndex((p) => p.at >= cutAt - CUT_SLACK_FRAMES) ?? -1;
+      const text = from >= 0 ? piece.phrases!.slice(from).map((p) => p.text).join(' ') : words.slice(-Math.max(1, Math.round((words.length * heard.length) / piece.env.length))).join(' ');
+      best = { text, score };
     }
     return best;
   };
-  const whole = (env: Float32Array) => original(env) ?? ending(env);
+  // A piece cut before its end (the service finalizing in a comma's pause: "Moment, | das stimmt
+  // nicht."): the script's pieces whose beginning it matches, and the phrases (or words) heard.
+  const beginning = (env: Float32Array) => {
+    const heard = trim(env, clips.level);
+    let best: { text: string; score: number } | null = null;
+    for (const piece of script) {
+      if (heard.length > piece.env.length * 0.95 || heard.length < piece.env.length * 0.2) continue;
+      const score = correlate(heard, piece.env.subarray(0, heard.length), 3);
+      if (score < clips.threshold - 0.05 || (best && best.score >= score)) continue;
+      const words = piece.text.split(/\s+/);
+      const upTo = piece.phrases?.filter((p) => p.at < heard.length - CUT_SLACK_FRAMES) ?? [];
+      const text = upTo.length > 0 ? upTo.map((p) => p.text).join(' ') : words.slice(0, Math.max(1, Math.round((words.length * heard.length) / piece.env.length))).join(' ');
+      best = { text, score };
+    }
+    return best;
+  };
+  const whole = (env: Float32Array) => original(env) ?? ending(env) ?? beginning(env);
   clips.match = (env: Float32Array) => {
     const found = whole(env);
     if (found) return found;

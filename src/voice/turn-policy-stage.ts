@@ -3,7 +3,7 @@
  * silence, the words (completeness per language), the STT's own turn events (`stt-turn`,
  * speech_final, UtteranceEnd) and, when the deployment has it, Smart Turn's probability on the
  * turn's audio. The pipeline's turn-taking stage (voice-call.ts); frames out: `end-of-turn`, then
- * `turn-started`. At default settings it waits 290 ms after a finished sentence and up to 1920 ms
+ * `turn-started`. At default settings it waits 200 ms after a finished sentence and up to 1920 ms
  * after an open one (turnWaits in turn/policy.ts; docs/voice-settings.md).
  *
  * While the assistant holds the floor (a reply the caller did not interrupt), the caller's

@@ -104,8 +104,11 @@ const FAILED: Record<'stt' | 'llm' | 'tts', string> = {
   llm: 'the language model failed',
   tts: 'the text-to-speech provider failed',
 };
-/** Silence that ends the VAD's speech (its report comes this long after the end of speech). */
-export const VAD_STOP_MS = 200;
+/**
+ * Silence that ends the VAD's speech (its report comes this long after the end of speech): six of
+ * Silero's 32 ms windows. 200 ms took seven (224 ms), after the 200 ms short wait of a finished sentence.
+ */
+export const VAD_STOP_MS = 192;
 /** Notes per call at most: a provider failing on every turn must not flood the transcript. */
 const MAX_NOTES = 5;
 
@@ -172,7 +175,7 @@ export class VoiceCall {
           threshold: () => (floor.assistantSpeaking ? barge.vadThreshold : SPEECH_THRESHOLD),
           startMs: () => (floor.assistantSpeaking ? barge.minSpeechMs : 90),
           // The end-of-turn policy decides how long a silence ends the turn; the VAD reports the
-          // end of speech after 200 ms (as Pipecat's), so a reply can start before the short wait is over.
+          // end of speech after 192 ms (Pipecat's is 200), and a finished sentence is confirmed at 200 ms.
           stopMs: VAD_STOP_MS,
         }),
       );

@@ -37,12 +37,12 @@ describe('interrupt_sensitivity', () => {
 });
 
 describe('endpoint_sensitivity', () => {
-  it('maps 0–5 to the end-of-turn waits: after a finished sentence 300 … 200 ms, after an open one 2000 … 1200 ms, with no words yet 900 … 300 ms', () => {
+  it('maps 0–5 to the end-of-turn waits: after a finished sentence 250 … 150 ms, after an open one 2000 … 1200 ms, with no words yet 900 … 300 ms', () => {
     expect([0, 0.5, 2.5, 5].map((s) => turnWaits(s))).toEqual([
-      { completeMs: 300, incompleteMs: 2000, neutralMs: 900 },
-      { completeMs: 290, incompleteMs: 1920, neutralMs: 840 },
-      { completeMs: 250, incompleteMs: 1600, neutralMs: 600 },
-      { completeMs: 200, incompleteMs: 1200, neutralMs: 300 },
+      { completeMs: 250, incompleteMs: 2000, neutralMs: 900 },
+      { completeMs: 200, incompleteMs: 1920, neutralMs: 840 },
+      { completeMs: 150, incompleteMs: 1600, neutralMs: 600 },
+      { completeMs: 150, incompleteMs: 1200, neutralMs: 300 },
     ]);
     expect(turnWaits('0.50')).toEqual(turnWaits(0.5));
     expect(turnWaits(null)).toEqual(turnWaits(0.5));

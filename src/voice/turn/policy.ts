@@ -13,7 +13,7 @@
  *   `analyze-audio` at each end of speech and takes only the answer for that end of speech.
  *
  * How long to wait: the silence after the end of speech before `confirmed` follows from the
- * combined probability p that the turn is complete: p ≥ 0.8 → `completeMs` (≈ 300 ms),
+ * combined probability p that the turn is complete: p ≥ 0.8 → `completeMs` (≈ 200 ms),
  * p ≤ 0.2 → `incompleteMs` (≈ 2 s), linear in between (turnWaits() maps endpoint_sensitivity).
  * p is the weighted mean of the signals present: the text (weight 1), the audio model (weight 1),
  * the STT's turn confidence (Flux, weight 2). With no words yet it waits `neutralMs` (today's
@@ -77,13 +77,15 @@ export interface TurnWaits {
 
 /**
  * endpoint_sensitivity (0–5, higher reacts sooner; the column's default is 0.5) as waits:
- * complete 300 − 20·s ms (300 … 200), incomplete 2000 − 160·s ms (2000 … 1200), and with no
- * words today's fixed silence 900 − 120·s ms (900 … 300). At 0.5: 290 / 1920 / 840 ms.
+ * complete 250 − 100·s ms, at least 150 (250 … 150; the call's VAD reports the end of speech
+ * after 192 ms, which is then the earliest confirmation), incomplete 2000 − 160·s ms
+ * (2000 … 1200), and with no words the old fixed silence 900 − 120·s ms (900 … 300).
+ * At 0.5: 200 / 1920 / 840 ms — a caller hears the answer about 330 ms after their last sound.
  */
 export function turnWaits(endpointSensitivity: number | string | null | undefined): TurnWaits {
   const raw = typeof endpointSensitivity === 'string' ? Number(endpointSensitivity) : endpointSensitivity;
   const s = raw === null || raw === undefined || !Number.isFinite(raw) ? 0.5 : Math.min(5, Math.max(0, raw));
-  return { completeMs: Math.round(300 - 20 * s), incompleteMs: Math.round(2000 - 160 * s), neutralMs: Math.round(900 - 120 * s) };
+  return { completeMs: Math.max(150, Math.round(250 - 100 * s)), incompleteMs: Math.round(2000 - 160 * s), neutralMs: Math.round(900 - 120 * s) };
 }
 
 export interface EndOfTurnOptions {

@@ -46,15 +46,15 @@ const final = (at: number, text: string): [number, TurnSignal] => [at, { type: '
 const interim = (at: number, text: string): [number, TurnSignal] => [at, { type: 'transcript', text, final: false }];
 
 describe('end-of-turn policy: waits', () => {
-  it('endpoint_sensitivity maps to the three waits; the default (0.5) is 290 / 1920 / 840 ms', () => {
-    expect(turnWaits(0.5)).toEqual({ completeMs: 290, incompleteMs: 1920, neutralMs: 840 });
-    expect(turnWaits(0)).toEqual({ completeMs: 300, incompleteMs: 2000, neutralMs: 900 });
-    expect(turnWaits(5)).toEqual({ completeMs: 200, incompleteMs: 1200, neutralMs: 300 });
+  it('endpoint_sensitivity maps to the three waits; the default (0.5) is 200 / 1920 / 840 ms', () => {
+    expect(turnWaits(0.5)).toEqual({ completeMs: 200, incompleteMs: 1920, neutralMs: 840 });
+    expect(turnWaits(0)).toEqual({ completeMs: 250, incompleteMs: 2000, neutralMs: 900 });
+    expect(turnWaits(5)).toEqual({ completeMs: 150, incompleteMs: 1200, neutralMs: 300 });
     expect(turnWaits('9')).toEqual(turnWaits(5));
     expect(turnWaits(null)).toEqual(turnWaits(0.5));
   });
 
-  it('at the default the VAD reports the end of speech before the short wait is over, so a speculative reply gets a head start', () => {
+  it('at the default the VAD reports the end of speech before the short wait is over: the reply starts at the report, speculatively', () => {
     expect(V).toBeLessThan(W.completeMs);
   });
 
@@ -106,8 +106,8 @@ describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
   });
 
   it('speculation dropped: the caller goes on after the likely-over (a gap the VAD ends but shorter than the wait), one turn on all the words', () => {
-    // Speech again 30 ms after the VAD's report: the gap (V + 30 ms) is shorter than the short wait.
-    const again = 1000 + V + 30;
+    // Speech again between the VAD's report and the end of the short wait.
+    const again = 1000 + V + Math.floor((W.completeMs - V) / 2);
     expect(again).toBeLessThan(1000 + W.completeMs);
     const d = play([...speech(0, 1000), final(1050, 'I need an appointment.'), ...speech(again, 1900), final(2000, 'On Tuesday.')]);
     expect(brief(d)).toEqual([
@@ -119,7 +119,7 @@ describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
   });
 
   it('words that change under a speculative reply drop it', () => {
-    const more = 1000 + V + 30;
+    const more = 1000 + V + Math.floor((W.completeMs - V) / 2);
     const d = play([...speech(0, 1000), final(1000, 'I need a taxi.'), final(more, 'To the airport.')], { speculativeLeadMs: 2000 });
     expect(brief(d)).toEqual([
       `${1000 + V} likely-over "I need a taxi."`,
@@ -130,7 +130,7 @@ describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
   });
 
   it('no speculation on interim words while their final is asked for: it starts on the final', () => {
-    const finalAt = 1000 + V + 30;
+    const finalAt = 1000 + V + Math.floor((W.completeMs - V) / 2);
     const d = play([...speech(0, 1000), interim(1000, 'I need a'), final(finalAt, 'I need a taxi.')], { speculativeLeadMs: 2000 });
     expect(brief(d)).toEqual([`${1000 + V} finalize`, `${finalAt} likely-over "I need a taxi."`, `${1000 + W.completeMs} confirmed "I need a taxi." (silence)`]);
   });
