@@ -194,8 +194,8 @@ describe('speculative replies', () => {
     await waitFor('the speculative request', () => s.requests().length === 1);
     await new Promise((r) => setTimeout(r, 300));
     expect(endpoint.received.length - before).toBe(0);
-    // The caller goes on ("…and back"): dropped; the tool did not run.
-    await s.clock.advance(20);
+    // The caller goes on ("…and back") before the short wait is over: dropped; the tool did not run.
+    await s.clock.advance(Math.floor((COMPLETE_MS - VAD_STOP_MS) / 2));
     s.p.push({ kind: 'speech-started', turn: s.p.turns.current, at: s.clock.now(), probability: 0.9 });
     await new Promise((r) => setTimeout(r, 300));
     expect(endpoint.received.length - before).toBe(0);

@@ -3,6 +3,8 @@
  * per language (the lists are data in languages.ts), for interim and final transcripts:
  *
  * - trails off ("so…", "I was going to...", a cut-off "appoint-")      → incomplete
+ * - ends in a comma, semicolon or colon ("Yes, …": the recogniser heard the clause go on)
+ *                                                                       → leaning incomplete
  * - ends in a hesitation ("um", "uh", "äh", "ähm", "you know")          → incomplete
  * - ends in an article, possessive, preposition, conjunction, or a dangling "to" / "I'm"
  *   (strong lists: "a", "the", "my", "einen", "für", "and", "weil")    → incomplete
@@ -23,6 +25,7 @@ import { collapseRuns, languageWords, words, type EndingReason, type LanguageWor
 export type CompletenessReason =
   | 'empty'
   | 'trailing-off'
+  | 'continuing'
   | EndingReason
   | 'question'
   | 'complete-phrase'
@@ -44,6 +47,7 @@ export interface Completeness {
 /** The scores per reason: one table, so the policy's tests and the docs can name them. */
 export const COMPLETENESS_SCORES = {
   trailingOff: 0.1,
+  continuing: 0.35,
   hesitation: 0.1,
   strongEnding: 0.15,
   weakEnding: 0.35,
@@ -102,6 +106,7 @@ export function judgeCompleteness(text: string, language: string, lists: Languag
   const tokens = words(trimmed);
   if (tokens.length === 0) return result(COMPLETENESS_SCORES.empty, 'empty');
   if (/(\.\.\.|…)$/.test(trimmed) || /\p{L}[-–—]$/u.test(trimmed)) return result(COMPLETENESS_SCORES.trailingOff, 'trailing-off');
+  if (/[,;:]["'”»)]*$/.test(trimmed)) return result(COMPLETENESS_SCORES.continuing, 'continuing', { match: trimmed.slice(-1) });
   const asked = /[?¿]["'”»)]*$/.test(trimmed);
   const punctuated = /[.!]["'”»)]*$/.test(trimmed);
   if (!lists) {

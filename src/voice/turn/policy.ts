@@ -162,7 +162,9 @@ export class EndOfTurnPolicy {
         if (this.options.audioModel) out.push({ type: 'analyze-audio', speechEndAt: signal.at, at: now });
         // Words still interim at the end of speech (vad): ask for the final now, so the judgement
         // and a speculative reply work on the whole words, not a prefix the STT sent mid-word.
-        if (this.options.endpointType === 'vad') this.askFinal(now, out);
+        // Not when the words end in a comma: the recogniser heard the clause go on ("Yes, …"), and a
+        // final forced in that pause would cut it; the wait asks for it if the caller stops there.
+        if (this.options.endpointType === 'vad' && !/[,;:]["'”»)]*$/.test(this.interim)) this.askFinal(now, out);
         break;
       case 'transcript':
         if (signal.final) {

@@ -104,6 +104,13 @@ describe('text completeness: scores and reasons', () => {
     expect(judgeCompleteness('Really?', 'en').probability).toBe(COMPLETENESS_SCORES.question);
   });
 
+  it('words that end in a comma go on ("Yes, …"): leaning incomplete, in any language', () => {
+    expect(judgeCompleteness('Yes,', 'en')).toMatchObject({ reason: 'continuing', complete: false, probability: COMPLETENESS_SCORES.continuing });
+    expect(judgeCompleteness('Moment,', 'de').reason).toBe('continuing');
+    expect(judgeCompleteness('Bueno;', 'es').reason).toBe('continuing');
+    expect(judgeCompleteness('Yes.', 'en').complete).toBe(true);
+  });
+
   it('nothing said is neither complete nor incomplete evidence', () => {
     for (const text of ['', '   ', '...', '?!']) expect(judgeCompleteness(text, 'en')).toMatchObject({ reason: 'empty', probability: 0.5 });
   });

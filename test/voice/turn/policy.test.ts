@@ -135,6 +135,20 @@ describe('end-of-turn policy (endpoint_type vad): event sequences', () => {
     expect(brief(d)).toEqual([`${1000 + V} finalize`, `${finalAt} likely-over "I need a taxi."`, `${1000 + W.completeMs} confirmed "I need a taxi." (silence)`]);
   });
 
+  it('a comma pause ("Yes, | that works."): no final forced into it, nothing started, one turn with all the words', () => {
+    const d = play([
+      [0, { type: 'speech-started', at: 0 }],
+      interim(300, 'Yes,'),
+      // The VAD reports the comma's pause as an end of speech; the caller goes on 60 ms later.
+      [400 + V, { type: 'speech-stopped', at: 400 }],
+      [400 + V + 60, { type: 'speech-started', at: 400 + V + 60 }],
+      interim(900, 'Yes, that works'),
+      ...speech(400 + V + 60, 1200).slice(1),
+      final(1200 + V + 2, 'Yes, that works.'),
+    ]);
+    expect(brief(d)).toEqual([`${1200 + V} finalize`, `${1200 + V + 2} likely-over "Yes, that works."`, `${1200 + W.completeMs} confirmed "Yes, that works." (silence)`]);
+  });
+
   it('only an interim at the end of speech: asks the STT for its final at once and confirms when it comes', () => {
     const d = play([...speech(0, 1000), interim(1100, 'Yes please'), final(1400, 'Yes, please.')], { maxSpeculations: 0 });
     expect(brief(d)).toEqual([`${1000 + V} finalize`, '1400 confirmed "Yes, please." (silence)']);
