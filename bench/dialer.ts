@@ -40,6 +40,7 @@ function percentile(sorted: number[], p: number): number {
  */
 class InstantEngine implements CallService {
   readonly speaks = false;
+  readonly offlineLlm = true;
   constructor(private readonly ctx: AppContext) {}
 
   async createCallRecords(tx: DbOrTx, inputs: readonly PlaceCallInput[]): Promise<number[]> {

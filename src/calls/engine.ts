@@ -82,6 +82,9 @@ export class CallEngine implements CallService {
   get speaks(): boolean {
     return this.providers.tts.size > 0;
   }
+  get offlineLlm(): boolean {
+    return this.llm.standIn;
+  }
   /** Calls on carriers whose network calls back (Twilio): placing, callbacks, stream claims. */
   readonly remote: RemoteCalls;
 

@@ -33,6 +33,8 @@ export class ShuttingDownError extends Error {
 export interface CallService {
   /** Whether this engine speaks on audio legs (the voice core); if not, it converses on text legs only. */
   readonly speaks: boolean;
+  /** Whether replies come from the offline LLM stand-in (no LLM configured): canned lines, not a model. */
+  readonly offlineLlm: boolean;
   /**
    * Inserts the call records (status `initiated`) inside the caller's transaction, in one
    * statement, and returns their ids in the order of `inputs` (ascending); dials nothing. The

@@ -24,6 +24,7 @@ export interface FinishOptions {
 
 export class FakeCalls implements CallService {
   readonly speaks = false;
+  readonly offlineLlm = true;
   readonly started: number[] = [];
   private live = new Set<number>();
 

@@ -55,6 +55,9 @@ describe('browser calls', () => {
     await signIn();
     await page.goto(`${base}/assistants/${assistant.id}#talk`);
     await expect.poll(() => page.getByTestId('talk-mode').textContent()).toContain('Typed conversation: no speech-to-text provider is configured');
+    // No LLM on this service: the panel says the replies are the offline stand-in's, before a call starts.
+    await expect.poll(() => page.getByTestId('talk-offline').textContent()).toContain('the replies come from the offline stand-in');
+    expect(await page.getByTestId('talk-offline').textContent()).toContain('LLM_BASE_URL');
     await page.getByRole('button', { name: 'Start a typed conversation' }).click();
     const transcript = page.getByTestId('live-transcript');
     await expect.poll(() => transcript.textContent()).toContain('Welcome to the front desk.');
@@ -106,7 +109,13 @@ describe('browser calls', () => {
     await page.goto(`${siteUrl}/ok.html`);
     const widget = page.locator('[data-switchboard-widget]');
     await widget.getByRole('button', { name: 'Call the shop' }).click();
+    // The input is there at once (before the first reply), below the conversation, and has the focus.
+    const input = widget.getByLabel('Your message');
+    await input.waitFor({ timeout: 5_000 });
+    await expect.poll(() => input.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
     await expect.poll(() => widget.getByRole('log').textContent()).toContain('Thanks for calling the shop.');
+    const [logBox, inputBox] = [await widget.getByRole('log').boundingBox(), await input.boundingBox()];
+    expect(inputBox!.y).toBeGreaterThanOrEqual(logBox!.y + logBox!.height - 1);
     await widget.getByLabel('Your message').fill('Is the blue jacket in stock?');
     await widget.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => widget.getByRole('log').textContent()).toContain('Is the blue jacket in stock?');

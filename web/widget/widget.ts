@@ -20,6 +20,8 @@ button.end { background: #b42318; }
 .panel { background: #fff; border: 1px solid #d0d5dd; border-radius: 12px; padding: 0.75rem; margin-bottom: 0.5rem; width: 18rem; max-height: 20rem; overflow: auto; box-shadow: 0 6px 24px rgba(0,0,0,.15); }
 .line { margin: 0.25rem 0; } .who { font-weight: 600; margin-right: 0.3rem; }
 form { display: flex; gap: 0.3rem; margin-top: 0.5rem; } input { flex: 1; font: inherit; padding: 0.3rem; }
+form button { border-radius: 6px; padding: 0.3rem 0.7rem; }
+.status { color: #475467; font-size: 0.9em; margin: 0.25rem 0; }
 `;
 
 async function createCall(mode: 'audio' | 'text'): Promise<StartedCall> {
@@ -37,21 +39,28 @@ function mount(): void {
   const host = document.createElement('div');
   host.setAttribute('data-switchboard-widget', '');
   const root = host.attachShadow({ mode: 'open' });
-  root.innerHTML = `<style>${STYLE}</style><div class="panel" hidden role="log" aria-live="polite" aria-label="Conversation"></div><button type="button"></button>`;
+  // The panel: the conversation (a live log) with the typed input below it, shown from the moment
+  // the call starts, so a visitor sees where to type before the first reply arrives.
+  root.innerHTML = `<style>${STYLE}</style><div class="panel" hidden><div class="log" role="log" aria-live="polite" aria-label="Conversation"></div></div><button type="button"></button>`;
   const panel = root.querySelector('.panel') as HTMLDivElement;
+  const log = root.querySelector('.log') as HTMLDivElement;
+  // The only button at mount (the typed input's Send button is added inside the panel later).
   const button = root.querySelector('button') as HTMLButtonElement;
   button.textContent = label;
   let call: WebCall | null = null;
 
-  const say = (who: string, text: string) => {
+  const say = (who: string, text: string, className = 'line') => {
     panel.hidden = false;
     const p = document.createElement('p');
-    p.className = 'line';
-    const w = document.createElement('span');
-    w.className = 'who';
-    w.textContent = who;
-    p.append(w, document.createTextNode(text));
-    panel.append(p);
+    p.className = className;
+    if (who) {
+      const w = document.createElement('span');
+      w.className = 'who';
+      w.textContent = who;
+      p.append(w);
+    }
+    p.append(document.createTextNode(text));
+    log.append(p);
     panel.scrollTop = panel.scrollHeight;
   };
 
@@ -63,8 +72,10 @@ function mount(): void {
       e.preventDefault();
       call?.say(input.value);
       input.value = '';
+      input.focus();
     });
     panel.append(form);
+    input.focus();
   };
 
   button.addEventListener('click', async () => {
@@ -72,7 +83,10 @@ function mount(): void {
       call.hangUp();
       return;
     }
-    panel.replaceChildren();
+    log.replaceChildren();
+    panel.querySelector('form')?.remove();
+    panel.hidden = false;
+    say('', 'Connecting…', 'status');
     button.disabled = true;
     try {
       call = await WebCall.start(service, () => createCall('audio'), {
@@ -81,10 +95,12 @@ function mount(): void {
             button.textContent = 'Hang up';
             button.className = 'end';
             button.disabled = false;
+            log.querySelector('.status')?.remove();
             if (call?.mode === 'text') typedInput();
           }
           if (state === 'ended') {
-            if (detail) say('', detail);
+            if (detail) say('', detail, 'status');
+            panel.querySelector('form')?.remove();
             call = null;
             button.textContent = label;
             button.className = '';
@@ -94,7 +110,7 @@ function mount(): void {
         line: (role, text) => say(role === 'assistant' ? 'Assistant:' : 'You:', text),
       });
     } catch (err) {
-      say('', err instanceof Error ? err.message : String(err));
+      say('', err instanceof Error ? err.message : String(err), 'status');
       call = null;
       button.disabled = false;
     }

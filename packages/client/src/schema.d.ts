@@ -6967,8 +6967,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Whether browser calls can be spoken here
-         * @description `speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine.
+         * Whether browser calls can be spoken here, and who answers
+         * @description `speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured: replies come from the offline stand-in (a few canned lines), not a model.
          */
         get: {
             parameters: {
@@ -6986,6 +6986,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            offline_llm: boolean;
                             speech: boolean;
                         };
                     };

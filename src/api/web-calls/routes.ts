@@ -39,11 +39,12 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
   r.get('/api/user/web-calls/capabilities', {
     schema: {
       tags,
-      summary: 'Whether browser calls can be spoken here',
-      description: '`speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine.',
-      response: { 200: z.object({ speech: z.boolean() }) },
+      summary: 'Whether browser calls can be spoken here, and who answers',
+      description:
+        '`speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured: replies come from the offline stand-in (a few canned lines), not a model.',
+      response: { 200: z.object({ speech: z.boolean(), offline_llm: z.boolean() }) },
     },
-  }, async () => ({ speech: speechAvailable(app.ctx) }));
+  }, async () => ({ speech: speechAvailable(app.ctx), offline_llm: app.ctx.services.calls?.offlineLlm ?? true }));
 
   r.post('/api/user/web-calls', {
     schema: {

@@ -62,6 +62,7 @@ export function TalkPanel({ assistantId }: { assistantId: number }) {
   };
 
   const speech = caps.data?.speech ?? false;
+  const offline = caps.data?.offline_llm ?? false;
   const live = state === 'connecting' || state === 'live';
   return (
     <section id="talk" aria-labelledby="talk-heading" className="panel" data-audio-ms={audioMs}>
@@ -71,6 +72,14 @@ export function TalkPanel({ assistantId }: { assistantId: number }) {
           ? 'Speak with the assistant through your microphone; you can interrupt it at any time.'
           : 'Typed conversation: no speech-to-text provider is configured on this service, so you type and the assistant answers in text, with the same engine as a call.'}
       </p>
+      {offline && (
+        <p className="callout" data-testid="talk-offline">
+          <strong>No LLM is connected:</strong> the replies come from the offline stand-in, which says a few fixed
+          lines (a greeting, an answer, goodbye) and ends the call, so you can try the flow before adding a model.
+          An operator connects one by setting <code>LLM_BASE_URL</code> (and <code>LLM_API_KEY</code>) on the
+          service; the documentation's "Connecting LLM, speech-to-text and text-to-speech" page says how.
+        </p>
+      )}
       <ErrorBanner error={error} />
       <div className="actions">
         {!live ? (
