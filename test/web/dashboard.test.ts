@@ -90,6 +90,8 @@ describe('the dashboard in a browser', () => {
     await field('Name').fill('Sales caller');
     await field('Phone number').selectOption({ label: '+4930123456780 (Normal)' });
     await field('Initial message').fill('Hi {{name}}, this is the dashboard test.');
+    // The editor lists the placeholders the message uses.
+    await expect.poll(() => page.getByTestId('placeholders').textContent()).toContain('{{name}} (no default)');
     await field('Speech speed (0.7–1.2)').fill('3');
     await field('Maximum call duration, seconds (20–1200)').fill('5');
     await page.getByLabel(/^book_slot/).check();
@@ -138,10 +140,23 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Create campaign' }).click();
     await page.getByRole('heading', { name: 'Campaign: Autumn outreach' }).waitFor();
     await expectAccessible('06-campaign-draft');
+    // Started with no leads: it says so, and offers no start.
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+    await expect.poll(() => page.getByTestId('start-warnings').textContent()).toContain('This campaign has no leads');
+    expect(await page.getByRole('button', { name: 'Start anyway' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Close' }).click();
+    expect((await user.get('/api/user/campaigns')).body.find((c: { name: string }) => c.name === 'Autumn outreach')).toMatchObject({ status: 'draft' });
   });
 
   it('imports a CSV of leads: numbers normalised, bad rows listed with their line', async () => {
     await page.getByRole('link', { name: 'Import leads from a CSV file' }).click();
+    // A file whose columns miss the assistant's {{name}}: warned before anything is sent, and mapped by hand.
+    await page.getByLabel('CSV file (first line: column names)').setInputFiles({ name: 'first.csv', mimeType: 'text/csv', buffer: Buffer.from('first_name,Mobile\nKim,0151 22334499\n') });
+    const warnings = page.getByTestId('placeholder-warnings');
+    await expect.poll(() => warnings.textContent()).toContain('{{name}}: no column fills it');
+    await expectAccessible('07a-lead-import-warning');
+    await field('Column for {{name}}').selectOption('first_name');
+    await expect.poll(() => warnings.count()).toBe(0);
     const lines = ['name,Mobile,City'];
     for (let i = 0; i < 20; i++) lines.push(`Person ${i},0151 ${String(22334400 + i)},Berlin`);
     lines.push('Nobody,not-a-number,Paris');
@@ -173,6 +188,15 @@ describe('the dashboard in a browser', () => {
   it('starts the campaign on the sandbox and shows it complete', async () => {
     await page.getByRole('link', { name: 'Campaigns' }).click();
     await page.getByRole('link', { name: 'Autumn outreach' }).click();
+    // A lead without a value for {{name}}: the start says so first; cancelled, nothing is dialled.
+    const lead = (await user.get('/api/user/leads')).body.find((l: { phone_number: string }) => l.phone_number === '+4915122334402');
+    await user.put(`/api/user/leads/${lead.id}`, { variables: { name: '' } });
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+    await expect.poll(() => page.getByTestId('start-warnings').textContent()).toContain('{{name}} is empty for 1 of 19 waiting leads');
+    await expectAccessible('09a-campaign-start-warning');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect((await user.get('/api/user/calls')).body.data).toHaveLength(0);
+    await user.put(`/api/user/leads/${lead.id}`, { variables: { name: 'Person 2' } });
     await page.getByRole('button', { name: 'Start campaign' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Campaign started successfully.');
     await expect.poll(() => page.getByTestId('leads-completed').textContent(), { timeout: 90_000 }).toBe('19');

@@ -5,6 +5,7 @@ import { useApi } from '../session';
 import { BackLink, ErrorBanner, Loading, Notice, PageTitle } from '../ui/common';
 import { Checkbox, Group, NumberField, Select, TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
+import { fills, placeholders } from '../ui/placeholders';
 import { backchannelErrors, bodyFromForm, changedFields, emptyForm, formFromRecord, type AssistantForm } from './assistant-form';
 import { AssistantVersions } from './AssistantVersions';
 import { WebhookSwitches } from './AssistantWebhooks';
@@ -144,6 +145,7 @@ export default function AssistantEdit() {
           />
           <TextField label="Initial message" multiline rows={2} value={form.initial_message} onChange={set('initial_message')} errors={errors.initial_message} hint="{{name}} placeholders are filled from the call's variables." />
           <TextField label="System prompt" multiline rows={6} value={form.system_prompt} onChange={set('system_prompt')} errors={errors.system_prompt} />
+          <PlaceholderList texts={[form.initial_message, form.system_prompt]} variables={form.variables} />
           <TextField label="Variables (JSON object)" multiline rows={3} value={form.variables} onChange={set('variables')} errors={errors.variables} />
           <TextField
             label="End-call tool description"
@@ -291,5 +293,35 @@ function PostCallSchema({ rows, onChange, errors }: { rows: { name: string; type
         Add a field to extract
       </button>
     </fieldset>
+  );
+}
+
+/** The placeholders the message and prompt use, and which the assistant's own variables fill by default. */
+function PlaceholderList({ texts, variables }: { texts: string[]; variables: string }) {
+  const names = placeholders(...texts);
+  let defaults: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(variables || '{}');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) defaults = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON yet (being typed): no defaults to show; the field says what is wrong on save.
+  }
+  return (
+    <div className="hint" data-testid="placeholders" aria-live="polite">
+      {names.length === 0 ? (
+        'No placeholders: the message and prompt are the same on every call.'
+      ) : (
+        <>
+          Placeholders used:{' '}
+          {names.map((n, i) => (
+            <span key={n}>
+              {i > 0 && ', '}
+              <code>{`{{${n}}}`}</code> {fills(defaults, n) ? `(default: ${String(defaults[n])})` : '(no default)'}
+            </span>
+          ))}
+          . Each call fills them from its variables (a lead's, or those a call is placed with); one that stays empty is left out of what is spoken.
+        </>
+      )}
+    </div>
   );
 }

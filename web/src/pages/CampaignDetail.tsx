@@ -6,6 +6,10 @@ import { BarChart } from '../ui/BarChart';
 import { CallTable } from '../ui/CallTable';
 import { BackLink, ErrorBanner, Loading, Notice, PageTitle, Pager, StatusBadge } from '../ui/common';
 import { useInterval, useLoad, useSubmit } from '../ui/hooks';
+import { fills, placeholders } from '../ui/placeholders';
+
+/** Leads read to check the placeholders before a start (10 pages of 100). */
+const PREFLIGHT_LEADS = 1000;
 
 const LEAD_STATUSES = ['created', 'completed', 'reached-max-retries'] as const;
 
@@ -19,6 +23,8 @@ export default function CampaignDetail() {
   const calls = useLoad(() => unwrap(api.GET('/api/user/calls', { params: { query: { campaign_id: String(id), page: String(callsPage), per_page: '15' } } })), [id, callsPage]);
   const action = useSubmit();
   const [notice, setNotice] = useState<string | null>(null);
+  /** What a start would get wrong, said before it: no leads (nothing to start), or placeholders the leads leave empty. */
+  const [preflight, setPreflight] = useState<{ problems: string[]; canStart: boolean } | null>(null);
   const running = progress.data?.status === 'in-progress' || campaign.data?.status === 'in-progress';
   useInterval(() => {
     progress.reload();
@@ -38,6 +44,34 @@ export default function CampaignDetail() {
     campaign.reload();
     progress.reload();
   };
+  /** Checks the leads against the assistant's placeholders, then starts, or says what is wrong first. */
+  const start = async () => {
+    setNotice(null);
+    setPreflight(null);
+    const checked = await action.run(async () => {
+      const total = progress.data?.leads.total ?? (await unwrap(api.GET('/api/user/campaign/{id}/progress', { params: { path: { id: String(id) } } }))).data.leads.total;
+      if (total === 0) return { problems: ['This campaign has no leads: there is nobody to call. Import or add leads first.'], canStart: false };
+      const a = (await unwrap(api.GET('/api/user/assistant/{id}', { params: { path: { id: String(c.assistant_id) } } }))).data;
+      const names = placeholders(a.initial_message, a.system_prompt).filter((n) => !fills(a.variables as Record<string, unknown> | null, n));
+      if (names.length === 0) return { problems: [], canStart: true };
+      const leads: { status: string; variables?: Record<string, unknown> | null }[] = [];
+      for (let page = 1; leads.length < Math.min(total, PREFLIGHT_LEADS); page++) {
+        const res = await unwrap(api.GET('/api/user/campaign/{id}/leads', { params: { path: { id: String(id) }, query: { page: String(page), per_page: '100' } } }));
+        leads.push(...(res.data as typeof leads));
+        if (page >= res.last_page) break;
+      }
+      const waiting = leads.filter((l) => l.status === 'created');
+      const of = `${waiting.length.toLocaleString('en')} waiting lead${waiting.length === 1 ? '' : 's'}${total > leads.length ? ` (of the first ${leads.length.toLocaleString('en')})` : ''}`;
+      const problems = names.flatMap((n) => {
+        const missing = waiting.filter((l) => !fills(l.variables, n)).length;
+        return missing > 0 ? [`{{${n}}} is empty for ${missing.toLocaleString('en')} of ${of}: ${a.name} will leave it out of what it says to them.`] : [];
+      });
+      return { problems, canStart: true };
+    });
+    if (!checked) return;
+    if (checked.problems.length === 0) await change('start');
+    else setPreflight(checked);
+  };
   const remove = async () => {
     if (!window.confirm(`Delete the campaign "${c.name}" and its leads? Its calls stay.`)) return;
     const res = await action.run(() => unwrap(api.DELETE('/api/user/campaign/{id}', { params: { path: { id: String(id) } } })));
@@ -55,7 +89,7 @@ export default function CampaignDetail() {
                 Stop campaign
               </button>
             ) : (
-              <button type="button" onClick={() => change('start')} disabled={action.busy}>
+              <button type="button" onClick={start} disabled={action.busy}>
                 Start campaign
               </button>
             )}
@@ -76,6 +110,26 @@ export default function CampaignDetail() {
       </p>
       <ErrorBanner error={action.error ?? progress.error} />
       {notice && <Notice>{notice}</Notice>}
+      {preflight && (
+        <div className="callout" role="alert" data-testid="start-warnings">
+          <p>{preflight.canStart ? 'Before this campaign starts:' : 'This campaign cannot start yet.'}</p>
+          <ul>
+            {preflight.problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+          <div className="actions">
+            {preflight.canStart && (
+              <button type="button" onClick={() => { setPreflight(null); void change('start'); }} disabled={action.busy}>
+                Start anyway
+              </button>
+            )}
+            <button type="button" className="secondary" onClick={() => setPreflight(null)}>
+              {preflight.canStart ? 'Cancel' : 'Close'}
+            </button>
+          </div>
+        </div>
+      )}
 
       <section aria-labelledby="progress-heading" className="panel">
         <h2 id="progress-heading">Progress</h2>

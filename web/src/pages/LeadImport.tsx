@@ -1,10 +1,12 @@
 /**
  * CSV import: the file is parsed in the browser (papaparse), the user maps columns to the
- * phone number and to variables, and the rows go to the bulk route in batches; the service
- * normalises numbers and validates each row, and every refused row is listed with its line.
+ * phone number, to variables and to the placeholders the campaign's assistant speaks
+ * (`{{name}}`), with a warning for each placeholder no column fills before anything is sent;
+ * the rows go to the bulk route in batches; the service normalises numbers and validates each
+ * row, and every refused row is listed with its line.
  */
 import Papa from 'papaparse';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
@@ -12,6 +14,7 @@ import { BackLink, ErrorBanner, Notice, PageTitle, Table } from '../ui/common';
 import { Checkbox, Select } from '../ui/fields';
 import { useLoad } from '../ui/hooks';
 import { ApiError } from '../api';
+import { columnFor, fills, placeholders } from '../ui/placeholders';
 
 /** Rows per request (the service takes up to 1,000). */
 const BATCH = 1000;
@@ -43,6 +46,31 @@ export default function LeadImport() {
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [running, setRunning] = useState(false);
   const chosenCampaign = campaignId || String(campaigns.data?.[0]?.id ?? '');
+  // The placeholders the campaign's assistant speaks, and the defaults its own variables give.
+  const speaks = useLoad(async () => {
+    const campaign = campaigns.data?.find((c) => String(c.id) === chosenCampaign);
+    if (!campaign) return null;
+    const a = (await unwrap(api.GET('/api/user/assistant/{id}', { params: { path: { id: String(campaign.assistant_id) } } }))).data;
+    return { assistant: a.name, names: placeholders(a.initial_message, a.system_prompt), defaults: (a.variables ?? {}) as Record<string, unknown> };
+  }, [chosenCampaign, campaigns.data]);
+  /** Placeholder → the column that fills it ('' for none). */
+  const [placeholderColumns, setPlaceholderColumns] = useState<Record<string, string>>({});
+  useEffect(() => {
+    if (!parsed || !speaks.data) return;
+    setPlaceholderColumns(Object.fromEntries(speaks.data.names.map((n) => [n, columnFor(n, parsed.fields) ?? ''])));
+  }, [parsed, speaks.data]);
+  const names = speaks.data?.names ?? [];
+  const warnings = parsed
+    ? names.flatMap((n) => {
+        const column = placeholderColumns[n] ?? '';
+        if (!column) {
+          if (fills(speaks.data?.defaults, n)) return [];
+          return [`{{${n}}}: no column fills it, and the assistant has no default: its calls will leave it out of what is said.`];
+        }
+        const empty = parsed.rows.filter((r) => !r[column]).length;
+        return empty > 0 ? [`{{${n}}}: the column "${column}" is empty in ${empty.toLocaleString('en')} of ${parsed.rows.length.toLocaleString('en')} rows.`] : [];
+      })
+    : [];
 
   const onFile = (file: File | undefined) => {
     setParsed(null);
@@ -81,7 +109,11 @@ export default function LeadImport() {
         const batch = parsed.rows.slice(start, start + BATCH);
         const leads = batch.map((row) => ({
           phone_number: row[phoneColumn] ?? '',
-          variables: Object.fromEntries(variableColumns.map((c) => [c, row[c] ?? ''])),
+          variables: {
+            ...Object.fromEntries(variableColumns.map((c) => [c, row[c] ?? ''])),
+            // A placeholder mapped onto a column of another name takes its value under the placeholder's name.
+            ...Object.fromEntries(names.flatMap((n) => (placeholderColumns[n] ? [[n, row[placeholderColumns[n]!] ?? '']] : []))),
+          },
         }));
         const res = await unwrap(
           api.POST('/api/user/leads/bulk', { body: { campaign_id: Number(chosenCampaign), allow_duplicate: allowDuplicates, leads } }),
@@ -137,6 +169,30 @@ export default function LeadImport() {
                 <Checkbox key={f} label={f} checked={variableColumns.includes(f)} onChange={(on) => setVariableColumns(on ? [...variableColumns, f] : variableColumns.filter((c) => c !== f))} />
               ))}
           </fieldset>
+          {names.length > 0 && (
+            <fieldset data-testid="placeholder-mapping">
+              <legend>What {speaks.data!.assistant} says with each lead's values</legend>
+              {names.map((n) => (
+                <Select
+                  key={n}
+                  label={`Column for {{${n}}}`}
+                  value={placeholderColumns[n] ?? ''}
+                  onChange={(v) => setPlaceholderColumns({ ...placeholderColumns, [n]: v })}
+                  options={[{ value: '', label: fills(speaks.data?.defaults, n) ? `none (the assistant's default: ${String(speaks.data!.defaults[n])})` : 'none' }, ...parsed.fields.map((f) => ({ value: f, label: f }))]}
+                />
+              ))}
+            </fieldset>
+          )}
+          {warnings.length > 0 && (
+            <div className="callout" role="status" data-testid="placeholder-warnings">
+              <p>Before you import:</p>
+              <ul>
+                {warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           <Checkbox label="Allow numbers the campaign already has" checked={allowDuplicates} onChange={setAllowDuplicates} />
           <button type="button" onClick={run} disabled={running || total === 0}>
             {running ? 'Importing…' : `Import ${total.toLocaleString('en')} leads`}
