@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type pg from 'pg';
 import { storableJson, storableText } from '../lib/storable.js';
 import type { Clock } from '../telephony/clock.js';
-import type { FillerReason, KnowledgeLookup, TurnError, TurnKind, TurnLog, TurnStage } from '../voice/ports.js';
+import type { FillerReason, KnowledgeLookup, ToolUse, TurnError, TurnKind, TurnLog, TurnStage } from '../voice/ports.js';
 
 /** The turn vocabulary is the voice pipeline's (it stamps turns through its `TurnLog` port). */
 export type { FillerReason, KnowledgeLookup, TurnError, TurnKind, TurnStage };
@@ -48,7 +48,25 @@ export interface TurnRecord {
   error: TurnError | null;
   /** The knowledge base's passages the turn used (the model's searches, or what `prompt` mode put before the reply). */
   knowledge: KnowledgeLookup[];
+  /** The functions the model called in the turn, in order, with their answers. */
+  toolCalls: ToolCallUse[];
 }
+
+export interface ToolCallUse {
+  /** Milliseconds from the turn's start to the model's call. */
+  atMs: number;
+  name: string;
+  /** As the model wrote them (JSON text, at most TOOL_TEXT_LIMIT characters). */
+  arguments: string;
+  ok: boolean;
+  /** What the model read back (JSON text, at most TOOL_TEXT_LIMIT characters). */
+  answer: string;
+  durationMs: number;
+}
+
+/** Characters of a tool call's arguments and answer a turn keeps (the model may read up to 16 KiB). */
+export const TOOL_TEXT_LIMIT = 4000;
+const clip = (text: string) => (text.length > TOOL_TEXT_LIMIT ? `${text.slice(0, TOOL_TEXT_LIMIT)}…` : text);
 
 /** Where finished turns go. `record` never throws and never blocks the conversation. */
 export interface TurnRecorder {
@@ -106,6 +124,7 @@ export class TurnTracker implements TurnLog {
         fillers: [],
         error: this.pendingError,
         knowledge: [],
+        toolCalls: [],
       },
     };
     this.pendingError = null;
@@ -163,6 +182,11 @@ export class TurnTracker implements TurnLog {
     this.open?.record.knowledge.push(lookup);
   }
 
+  toolCall(use: ToolUse): void {
+    if (!this.open) return;
+    this.open.record.toolCalls.push({ atMs: this.offset(use.at), name: use.name, arguments: clip(use.arguments), ok: use.ok, answer: clip(use.answer), durationMs: use.durationMs });
+  }
+
   /**
    * Closes the open turn (only if it is still turn `position`, when given) and records it. When interrupted, `heardText` replaces the assistant's
    * text (the caller heard only that much).
@@ -187,8 +211,8 @@ export class TurnTracker implements TurnLog {
 
 const INSERT_TURN = `
   INSERT INTO call_turns (call_id, position, kind, started_at, caller_text, assistant_text, interrupted,
-                          final_transcript_ms, llm_first_token_ms, tts_first_byte_ms, first_audio_ms, barge_ins, fillers, error, knowledge)
-  VALUES ($1, $2, $3, to_timestamp($4::double precision / 1000), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb)
+                          final_transcript_ms, llm_first_token_ms, tts_first_byte_ms, first_audio_ms, barge_ins, fillers, error, knowledge, tool_calls)
+  VALUES ($1, $2, $3, to_timestamp($4::double precision / 1000), $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb)
   ON CONFLICT (call_id, position) DO NOTHING`;
 
 /**
@@ -223,6 +247,9 @@ export class DbTurnRecorder implements TurnRecorder {
       JSON.stringify(storableJson(turn.fillers.map((f) => ({ at_ms: f.atMs, text: f.text, reason: f.reason })))),
       turn.error === null ? null : JSON.stringify(storableJson(turn.error)),
       JSON.stringify(storableJson(turn.knowledge.map(knowledgeJson))),
+      JSON.stringify(
+        storableJson(turn.toolCalls.map((c) => ({ at_ms: c.atMs, name: c.name, arguments: c.arguments, ok: c.ok, answer: c.answer, duration_ms: c.durationMs }))),
+      ),
     ];
     this.chain = this.chain
       .then(async () => {

@@ -516,6 +516,8 @@ export const callTurns = pgTable('call_turns', {
   error: jsonb('error').$type<{ stage: string; message: string }>(),
   /** `[{mode, query, passages: [{document_id, document_name, chunk_id, heading, score}]}]`: the knowledge base's passages this turn used. */
   knowledge: jsonb('knowledge').$type<TurnKnowledgeJson[]>().notNull().default([]),
+  /** `[{at_ms, name, arguments, ok, answer, duration_ms}]`: the functions the model called in this turn, with their answers. */
+  toolCalls: jsonb('tool_calls').$type<{ at_ms: number; name: string; arguments: string; ok: boolean; answer: string; duration_ms: number }[]>().notNull().default([]),
 }, (t) => [uniqueIndex('call_turns_call_position_idx').on(t.callId, t.position)]);
 
 // ---------------------------------------------------------------- browser calls

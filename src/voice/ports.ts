@@ -33,6 +33,19 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
+/** A function call of a turn as the turn's record keeps it: what was asked, what came back, how long it took. */
+export interface ToolUse {
+  /** When the model's call came (the call's clock). */
+  at: number;
+  name: string;
+  /** The arguments as the model wrote them (JSON text). */
+  arguments: string;
+  ok: boolean;
+  /** What the model read back (JSON text). */
+  answer: string;
+  durationMs: number;
+}
+
 /** The call's mid-call tools (HTTP tools), by the function name the model calls. */
 export interface CallTools {
   has(name: string): boolean;
@@ -147,6 +160,8 @@ export interface TurnLog {
   error(error: TurnError): void;
   /** The knowledge base was used in the open turn (a search, or the passages put before the reply). */
   knowledge(lookup: KnowledgeLookup): void;
+  /** A function the model called in the open turn (a mid-call tool, a built-in, a search), with its answer. */
+  toolCall(use: ToolUse): void;
   /** Closes the open turn (only if it is still turn `position`, when given). */
   finish(options?: { interrupted?: boolean; heardText?: string; position?: number }): void;
 }

@@ -3,7 +3,8 @@
  * stamps the call's `TurnTracker` (src/calls/turns.ts), which hands each finished turn to its
  * `TurnRecorder` (the database one in the engine). The stages themselves know nothing of turn
  * records: the caller's end of speech, the final transcript, the LLM's first token, the TTS's
- * first byte, the first audio frame sent, barge-ins and fillers are all visible as frames.
+ * first byte, the first audio frame sent, barge-ins, fillers and the model's function calls with
+ * their answers are all visible as frames.
  */
 import type { TurnError, TurnLog } from './ports.js';
 import type { Frame, TurnId } from './frames.js';
@@ -17,6 +18,8 @@ export class TurnRecordingStage implements Stage {
   private readonly textWithAudio = new Set<TurnId>();
   /** The last end of turn (its `at` is when the final transcript was there). */
   private lastEndOfTurn: { turn: TurnId; at: number } | null = null;
+  /** Function calls the model made that have no result yet, by call id. */
+  private readonly calling = new Map<string, { name: string; arguments: string; at: number }>();
 
   constructor(private readonly tracker: TurnLog) {}
 
@@ -60,9 +63,18 @@ export class TurnRecordingStage implements Stage {
     switch (frame.kind) {
       case 'llm-delta':
       case 'llm-done':
-      case 'tool-call':
         t.stage('llmFirstToken', frame.at);
         return;
+      case 'tool-call':
+        t.stage('llmFirstToken', frame.at);
+        this.calling.set(frame.id, { name: frame.name, arguments: frame.arguments, at: frame.at });
+        return;
+      case 'tool-result': {
+        const call = this.calling.get(frame.id);
+        this.calling.delete(frame.id);
+        t.toolCall({ at: call?.at ?? frame.at, name: frame.name, arguments: call?.arguments ?? '', ok: frame.ok, answer: frame.content, durationMs: Math.max(0, Math.round(frame.at - (call?.at ?? frame.at))) });
+        return;
+      }
       case 'speak':
         if (frame.source !== 'filler') t.assistantSaid(frame.text);
         return;

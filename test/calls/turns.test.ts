@@ -25,6 +25,7 @@ describe('TurnTracker', () => {
     turns.filler('One moment.', 'slow-llm');
     const lookup = { mode: 'function_call' as const, query: 'opening hours', passages: [{ documentId: 3, documentName: 'Hours', chunkId: 41, heading: 'Hours', score: 0.0328 }] };
     turns.knowledge(lookup);
+    turns.toolCall({ at: clock.now() - 40, name: 'check_slots', arguments: '{"day":"tomorrow"}', ok: true, answer: `{"status":200,"body":"${'x'.repeat(5000)}"}`, durationMs: 40 });
     await clock.advance(50);
     turns.stage('llmFirstToken');
     turns.stage('ttsFirstByte');
@@ -48,6 +49,8 @@ describe('TurnTracker', () => {
         fillers: [{ atMs: 500, text: 'One moment.', reason: 'slow-llm' }],
         error: null,
         knowledge: [lookup],
+        // The answer is kept up to 4,000 characters.
+        toolCalls: [{ atMs: 460, name: 'check_slots', arguments: '{"day":"tomorrow"}', ok: true, answer: `{"status":200,"body":"${'x'.repeat(4000 - 22)}…`, durationMs: 40 }],
       },
     ]);
     expect(turns.active).toBe(false);

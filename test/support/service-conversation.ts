@@ -148,6 +148,12 @@ export async function expectBookingCallRecorded(t: TestService, user: TestUser, 
     ['reply', YES.text, GOODBYE, false],
   ]);
   const replies = turns.filter((x) => x.kind === 'reply');
+  // The tool the model called in the first reply, with what it asked and what came back.
+  const slots = (turns[1] as Turn & { tool_calls: { name: string; arguments: string; ok: boolean; answer: string; at_ms: number; duration_ms: number }[] }).tool_calls;
+  expect(slots.map((c) => [c.name, JSON.parse(c.arguments), c.ok]), JSON.stringify(slots)).toEqual([['check_slots', { day: 'tomorrow' }, true]]);
+  expect(slots[0]!.answer).toContain('14:30');
+  expect(slots[0]!.at_ms).toBeGreaterThanOrEqual(0);
+  expect(slots[0]!.duration_ms).toBeGreaterThanOrEqual(0);
   for (const turn of replies) {
     const { final_transcript_ms: stt, llm_first_token_ms: llm, tts_first_byte_ms: tts, first_audio_ms: audio } = turn.timings;
     // Every stage happened, in causal order from the caller's end of speech. The model may answer

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('the call page', () => {
-  it('lists the knowledge base passages per turn', async () => {
+  it('lists the knowledge base passages and the tool calls per turn', async () => {
     const call = await insertCall(t, user.id, { transcript: 'AI: Hello!\nCustomer: How much is a cleaning?\nAI: 89 euros.' });
     const plain = await insertCall(t, user.id, { transcript: 'AI: Hello!' });
     await t.service.ctx.database.db.insert(callTurns).values([
@@ -51,6 +51,10 @@ describe('the call page', () => {
           },
           { mode: 'prompt', query: null, passages: [{ document_id: 4, document_name: 'Price list', chunk_id: null, heading: '', score: null }] },
         ],
+        toolCalls: [
+          { at_ms: 120, name: 'search_knowledge_base', arguments: '{"query": "cleaning price"}', ok: true, answer: '{"passages":[]}', duration_ms: 9 },
+          { at_ms: 400, name: 'book_cleaning', arguments: '{"day":"Friday"}', ok: false, answer: '{"status":503,"body":"busy"}', duration_ms: 1502 },
+        ],
       },
       { callId: plain.id, position: 0, kind: 'greeting', startedAt: '2026-11-29 10:00:00+00', assistantText: 'Hello!' },
     ]);
@@ -70,6 +74,14 @@ describe('the call page', () => {
       ['2', 'searched “cleaning price”', 'Opening hours', '(no heading) · passage 815', '0.0161'],
       ['2', 'whole base in the prompt', 'Price list', 'the whole document', '—'],
     ]);
+    // The functions the model called, with what was asked and answered, in the turn's order.
+    const tools = page.getByRole('table', { name: 'Tool calls per turn' });
+    const toolRows = await tools.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(toolRows.map((r) => [r[0], r[2], r[3], r[4], r[5], r[6]])).toEqual([
+      ['2', 'search_knowledge_base', '{"query":"cleaning price"}', '{"passages":[]}', 'ok', '9 ms'],
+      ['2', 'book_cleaning', '{"day":"Friday"}', '{"status":503,"body":"busy"}', 'failed (503)', '1502 ms'],
+    ]);
+    expect(await tools.locator('tbody tr time').first().getAttribute('title')).toBe('2026-11-29 10:00:03.120 UTC');
     const { violations, unreachable } = await checkPage(page, 'call-knowledge');
     expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
     expect(unreachable).toEqual([]);
@@ -79,5 +91,6 @@ describe('the call page', () => {
     await page.getByRole('heading', { name: 'Turns and timings' }).waitFor();
     await page.getByRole('table', { name: 'Turns and their timings' }).waitFor();
     expect(await page.getByRole('table', { name: 'Knowledge base passages used per turn' }).count()).toBe(0);
+    expect(await page.getByRole('table', { name: 'Tool calls per turn' }).count()).toBe(0);
   });
 });

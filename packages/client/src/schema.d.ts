@@ -3676,7 +3676,7 @@ export interface paths {
         };
         /**
          * The turns of one of the caller's calls, with each turn's stage timings
-         * @description One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, the LLM's first token, the speech provider's first byte and the first audio frame sent; when a provider failed, which one and why; and the knowledge base's passages the turn used (document, passage, score). Turns appear as they finish.
+         * @description One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, the LLM's first token, the speech provider's first byte and the first audio frame sent; when a provider failed, which one and why; the knowledge base's passages the turn used (document, passage, score); and the functions the model called, with their arguments, answers and durations. Turns appear as they finish.
          */
         get: {
             parameters: {
@@ -3758,6 +3758,20 @@ export interface paths {
                                     /** @description Milliseconds from the turn's start to the text-to-speech provider's first audio byte; null when it did not happen */
                                     tts_first_byte_ms: number | null;
                                 };
+                                /** @description The functions the model called in the turn, in order, with their answers */
+                                tool_calls: {
+                                    /** @description What the model read back (JSON text: a tool's HTTP status and body, or the error; at most 4,000 characters kept) */
+                                    answer: string;
+                                    /** @description The arguments as the model wrote them (JSON text; at most 4,000 characters kept) */
+                                    arguments: string;
+                                    /** @description Milliseconds from the turn's start to the model's call */
+                                    at_ms: number;
+                                    duration_ms: number;
+                                    /** @description The function: a mid-call tool, a built-in (end_call, transfer_call …) or search_knowledge_base */
+                                    name: string;
+                                    /** @description false when the tool failed (an error status, a timeout, a refused target) or the function did not run */
+                                    ok: boolean;
+                                }[];
                             }[];
                         };
                     };

@@ -52,6 +52,18 @@ export const turnSchema = z.object({
       }),
     )
     .describe("The knowledge base's passages the turn used, one entry per search"),
+  tool_calls: z
+    .array(
+      z.object({
+        at_ms: z.number().int().describe("Milliseconds from the turn's start to the model's call"),
+        name: z.string().describe('The function: a mid-call tool, a built-in (end_call, transfer_call …) or search_knowledge_base'),
+        arguments: z.string().describe('The arguments as the model wrote them (JSON text; at most 4,000 characters kept)'),
+        ok: z.boolean().describe('false when the tool failed (an error status, a timeout, a refused target) or the function did not run'),
+        answer: z.string().describe('What the model read back (JSON text: a tool\'s HTTP status and body, or the error; at most 4,000 characters kept)'),
+        duration_ms: z.number().int(),
+      }),
+    )
+    .describe('The functions the model called in the turn, in order, with their answers'),
 });
 
 export type TurnJson = z.infer<typeof turnSchema>;
@@ -73,12 +85,13 @@ interface TurnRow {
   fillers: TurnJson['fillers'];
   error: TurnJson['error'];
   knowledge: TurnJson['knowledge'] | null;
+  tool_calls: TurnJson['tool_calls'] | null;
 }
 
 /** The call (only when it is the user's) and its turns, in one statement; no turn row for a call without turns. */
 const SELECT_TURNS = `
   SELECT c.id AS call_id, c.assistant_version, t.position, t.kind, t.started_at::text AS started_at, t.caller_text, t.assistant_text, t.interrupted,
-         t.final_transcript_ms, t.llm_first_token_ms, t.tts_first_byte_ms, t.first_audio_ms, t.barge_ins, t.fillers, t.error, t.knowledge
+         t.final_transcript_ms, t.llm_first_token_ms, t.tts_first_byte_ms, t.first_audio_ms, t.barge_ins, t.fillers, t.error, t.knowledge, t.tool_calls
     FROM calls c
     LEFT JOIN call_turns t ON t.call_id = c.id
    WHERE c.id = $1 AND c.user_id = $2
@@ -102,6 +115,7 @@ export function serializeTurn(row: TurnRow): TurnJson {
     fillers: row.fillers,
     error: row.error,
     knowledge: row.knowledge ?? [],
+    tool_calls: row.tool_calls ?? [],
   };
 }
 
@@ -117,7 +131,7 @@ export async function callTurnRoutes(app: FastifyInstance): Promise<void> {
         "One object per turn, in order: the caller's and the assistant's text, whether the caller interrupted, barge-ins, " +
         "filler phrases, and milliseconds from the turn's start (the caller's end of speech) to the final transcript, " +
         "the LLM's first token, the speech provider's first byte and the first audio frame sent; when a provider failed, which one and why; " +
-        "and the knowledge base's passages the turn used (document, passage, score). Turns appear as they finish.",
+        "the knowledge base's passages the turn used (document, passage, score); and the functions the model called, with their arguments, answers and durations. Turns appear as they finish.",
       params: idParam,
       response: {
         200: z.object({

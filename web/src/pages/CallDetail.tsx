@@ -6,6 +6,7 @@ import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, 
 import { useInterval, useLoad, useSubmit } from '../ui/hooks';
 import { TurnKnowledge } from './TurnKnowledge';
 import { TurnTimings } from './TurnTimings';
+import { TurnToolCalls } from './TurnToolCalls';
 
 const LIVE = ['initiated', 'ringing', 'in-progress'];
 
@@ -150,6 +151,7 @@ export default function CallDetail() {
       <section aria-labelledby="turns-heading">
         <h2 id="turns-heading">Turns and timings</h2>
         {turns.data ? <TurnTimings turns={turns.data} /> : <Loading what="the turns" />}
+        {turns.data && <TurnToolCalls turns={turns.data} />}
         {turns.data && <TurnKnowledge turns={turns.data} />}
       </section>
 

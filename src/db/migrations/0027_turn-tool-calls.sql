@@ -1,0 +1,1 @@
+ALTER TABLE "call_turns" ADD COLUMN "tool_calls" jsonb DEFAULT '[]'::jsonb NOT NULL;
