@@ -123,6 +123,11 @@ const calls = {
     .describe('Lets mid-call tools and webhooks call loopback and private-network addresses (refused by default, so a tool cannot reach your internal network).'),
   CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014).describe("Per-minute rate behind a call's `carrier_cost` when the carrier reports no price."),
   PLATFORM_COST_PER_MINUTE: z.coerce.number().min(0).default(0.05).describe("Per-minute rate added into a call's `total_cost`."),
+  COST_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'a three-letter currency code such as USD')
+    .default('USD')
+    .describe("The currency of the costs above and of Twilio's prices (ISO 4217, e.g. `EUR`): how the dashboard shows a call's cost. Nothing is converted."),
 };
 
 const llm = {

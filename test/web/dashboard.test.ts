@@ -212,8 +212,12 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL('**/calls?status=completed');
     await expect.poll(() => page.getByText('Page 1 of 2 (19 in all)').count()).toBe(1);
     await expectAccessible('10-calls');
+    // Times in the browser's zone, the UTC time on hover.
+    expect(await page.locator('table.calls tbody tr time').first().getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
     await page.locator('table.calls tbody tr a').first().click();
     await page.getByRole('heading', { name: /^Call #\d+$/ }).waitFor();
+    // The cost in the service's currency (USD by default), a small amount with four decimals.
+    await expect.poll(() => page.getByTestId('call-cost').textContent()).toMatch(/^\$\d+\.\d{2,4} \(carrier \$\d+\.\d{2,4}\)$/);
     const transcript = page.getByTestId('transcript');
     await expect.poll(() => transcript.textContent()).toContain('AssistantHi Person');
     expect(await transcript.textContent()).toContain('CustomerHello, yes, speaking.');

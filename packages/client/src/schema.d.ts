@@ -4583,6 +4583,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/display-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the dashboard shows amounts
+         * @description `cost_currency`: the currency of calls' `carrier_cost` and `total_cost` (the service's COST_CURRENCY, ISO 4217).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cost_currency: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/knowledgebases": {
         parameters: {
             query?: never;

@@ -38,6 +38,15 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     max_calls_in_parallel: req.user.maxCallsInParallel,
   }));
 
+  r.get('/api/user/display-settings', {
+    schema: {
+      tags,
+      summary: 'How the dashboard shows amounts',
+      description: "`cost_currency`: the currency of calls' `carrier_cost` and `total_cost` (the service's COST_CURRENCY, ISO 4217).",
+      response: { 200: z.object({ cost_currency: z.string() }) },
+    },
+  }, async () => ({ cost_currency: app.ctx.config.COST_CURRENCY }));
+
   r.get('/api/user/tokens', {
     schema: {
       tags,

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
 import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
+import { formatCost, useCostCurrency, When } from '../ui/format';
 import { useInterval, useLoad, useSubmit } from '../ui/hooks';
 import { TurnKnowledge } from './TurnKnowledge';
 import { TurnTimings } from './TurnTimings';
@@ -57,6 +58,7 @@ export default function CallDetail() {
   const action = useSubmit();
   const [notice, setNotice] = useState<string | null>(null);
   const [madeTest, setMadeTest] = useState<{ assistantId: number; name: string } | null>(null);
+  const currency = useCostCurrency();
   useInterval(() => {
     call.reload();
     turns.reload();
@@ -117,8 +119,8 @@ export default function CallDetail() {
         <div><dt>Campaign</dt><dd>{c.campaign_name ?? '—'}</dd></div>
         <div><dt>Answered by</dt><dd>{c.answered_by}</dd></div>
         <div><dt>Duration</dt><dd>{c.duration} s</dd></div>
-        <div><dt>Cost</dt><dd>{c.total_cost} (carrier {c.carrier_cost})</dd></div>
-        <div><dt>Started (UTC)</dt><dd>{c.created_at}</dd></div>
+        <div><dt>Cost</dt><dd data-testid="call-cost">{formatCost(c.total_cost, currency)} (carrier {formatCost(c.carrier_cost, currency)})</dd></div>
+        <div><dt>Started</dt><dd><When utc={c.created_at} /></dd></div>
       </dl>
 
       <section aria-labelledby="recording-heading">
@@ -171,7 +173,9 @@ export default function CallDetail() {
           <Table caption="Delivery attempts" columns={['When (UTC)', 'Kind', 'Attempt', 'URL', 'Answer', 'Time']}>
               {deliveries.data.map((d) => (
                 <tr key={d.id}>
-                  <td>{d.created_at.replace('T', ' ').slice(0, 19)}</td>
+                  <td>
+                    <When utc={d.created_at} />
+                  </td>
                   <td>{d.kind}</td>
                   <td>{d.attempt}</td>
                   <td className="mono small">{d.url}</td>
