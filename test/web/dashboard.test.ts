@@ -7,6 +7,7 @@
  * screenshotted (test-artifacts/screenshots), checked with axe-core (no serious or critical
  * violations) and walked with the keyboard (every control reachable).
  */
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../src/compose.js';
@@ -212,6 +213,19 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL('**/calls?status=completed');
     await expect.poll(() => page.getByText('Page 1 of 2 (19 in all)').count()).toBe(1);
     await expectAccessible('10-calls');
+    // Straight to a page.
+    await page.getByLabel('Go to page').fill('2');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await expect.poll(() => page.getByText('Page 2 of 2 (19 in all)').count()).toBe(1);
+    expect(await page.locator('table.calls tbody tr').count()).toBe(4);
+    // Every call the filter finds, as CSV.
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = (await readFile((await file.path())!, 'utf8')).trim().split('\r\n');
+    expect(csv[0]).toBe('id,created_at,status,type,client_phone_number,assistant_phone_number,assistant_name,campaign_name,duration,answered_by,carrier_cost,total_cost');
+    expect(csv).toHaveLength(20);
+    expect(csv.slice(1).every((line) => line.split(',')[2] === 'completed' && line.includes('Sales caller,Autumn outreach'))).toBe(true);
+    await expect.poll(() => page.getByTestId('export-status').textContent()).toBe('Exported 19 calls.');
+    await page.getByRole('button', { name: 'Previous page' }).click();
     // Times in the browser's zone, the UTC time on hover.
     expect(await page.locator('table.calls tbody tr time').first().getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
     await page.locator('table.calls tbody tr a').first().click();

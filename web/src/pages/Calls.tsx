@@ -7,6 +7,11 @@ import { ErrorBanner, Loading, PageTitle, Pager } from '../ui/common';
 import { Select, TextField } from '../ui/fields';
 import { useLoad } from '../ui/hooks';
 import { callListKey, callListQuery, takePrefetched } from '../prefetch';
+import { download, toCsv } from '../ui/csv';
+
+/** Calls one export reads at most (100 pages of 100). */
+const EXPORT_MAX = 10_000;
+const EXPORT_COLUMNS = ['id', 'created_at', 'status', 'type', 'client_phone_number', 'assistant_phone_number', 'assistant_name', 'campaign_name', 'duration', 'answered_by', 'carrier_cost', 'total_cost'] as const;
 
 const STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
 const FILTERS = ['status', 'type', 'phone_number', 'assistant_id', 'campaign_id', 'date_from', 'date_to'] as const;
@@ -37,6 +42,26 @@ export default function Calls() {
     setParams(Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== '')));
   };
   const set = (k: keyof Filters) => (v: string) => setDraft({ ...draft, [k]: v });
+  const [exporting, setExporting] = useState<string | null>(null);
+  /** Every call the applied filters find (newest first, up to EXPORT_MAX), as a CSV file. */
+  const exportCsv = async () => {
+    const query = Object.fromEntries([...params].filter(([k]) => k !== 'page' && k !== 'per_page'));
+    const rows: (string | number | null)[][] = [];
+    let total = 0;
+    try {
+      for (let page = 1; rows.length < EXPORT_MAX; page++) {
+        setExporting(`Reading calls… ${rows.length.toLocaleString('en')}`);
+        const res = await unwrap(api.GET('/api/user/calls', { params: { query: { ...query, page: String(page), per_page: '100' } as never } }));
+        total = res.total;
+        for (const c of res.data) rows.push(EXPORT_COLUMNS.map((k) => (c as unknown as Record<string, string | number | null>)[k] ?? null));
+        if (page >= res.last_page) break;
+      }
+      download(`calls-${new Date().toISOString().slice(0, 10)}.csv`, toCsv([...EXPORT_COLUMNS], rows));
+      setExporting(`Exported ${rows.length.toLocaleString('en')} calls${total > rows.length ? ` (the newest ${rows.length.toLocaleString('en')} of ${total.toLocaleString('en')})` : ''}.`);
+    } catch (err) {
+      setExporting(`The export failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
   const errors = list.error?.errors ?? {};
 
   return (
@@ -74,7 +99,15 @@ export default function Calls() {
           >
             Clear filters
           </button>
+          <button type="button" className="secondary" onClick={exportCsv} disabled={!list.data || list.data.total === 0}>
+            Export CSV
+          </button>
         </div>
+        {exporting && (
+          <p role="status" data-testid="export-status">
+            {exporting}
+          </p>
+        )}
       </form>
       <ErrorBanner error={list.error} />
       {list.loading && !list.data && <Loading what="calls" />}

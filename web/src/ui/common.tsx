@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ApiError } from '../api';
 
@@ -39,6 +39,7 @@ export function Empty({ children }: { children: ReactNode }) {
 
 /** A pager for the service's pagination envelope. */
 export function Pager({ page, lastPage, total, onPage, label }: { page: number; lastPage: number; total: number; onPage(p: number): void; label: string }) {
+  const jumpId = useId();
   return (
     <nav className="pager" aria-label={`${label} pages`}>
       <button type="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
@@ -50,6 +51,22 @@ export function Pager({ page, lastPage, total, onPage, label }: { page: number; 
       <button type="button" onClick={() => onPage(page + 1)} disabled={page >= lastPage}>
         Next page
       </button>
+      {lastPage > 1 && (
+        <form
+          className="pager-jump"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const wanted = Number(new FormData(e.currentTarget).get('page'));
+            if (Number.isInteger(wanted)) onPage(Math.min(lastPage, Math.max(1, wanted)));
+          }}
+        >
+          <label htmlFor={jumpId}>Go to page</label>
+          <input id={jumpId} name="page" type="number" min={1} max={lastPage} defaultValue={page} key={page} inputMode="numeric" />
+          <button type="submit" className="secondary">
+            Go
+          </button>
+        </form>
+      )}
     </nav>
   );
 }
