@@ -176,6 +176,8 @@ describe('the dashboard in a browser', () => {
   it('lists, edits and deletes leads', async () => {
     await page.getByRole('link', { name: 'Leads', exact: true }).click();
     await page.getByRole('cell', { name: '+4915122334419', exact: true }).waitFor();
+    // Where the dialer stands with each lead: none called yet.
+    expect(await page.locator('[data-testid^="lead-calls-"]').first().textContent()).toBe('0 made');
     await expectAccessible('08-leads');
     await page.getByRole('button', { name: 'Edit +4915122334401' }).click();
     await field('Variables to merge (JSON object)').fill('{"vip": true}');

@@ -4181,6 +4181,8 @@ export interface paths {
                         "application/json": {
                             current_page: number;
                             data: {
+                                /** @description Calls made to the primary number so far */
+                                attempts: number;
                                 campaign: {
                                     id: number;
                                     name: string;
@@ -4189,6 +4191,10 @@ export interface paths {
                                 /** @description YYYY-MM-DD HH:MM:SS (UTC) */
                                 created_at: string;
                                 id: number;
+                                /** @description A call to this lead is in progress */
+                                in_call: boolean;
+                                /** @description YYYY-MM-DD HH:MM:SS (UTC): when the dialer may call this waiting lead again (after a busy, no-answer or failed attempt); null when it may call now or the lead is done */
+                                next_attempt_at: string | null;
                                 phone_number: string;
                                 secondary_contacts: {
                                     created_at: string;

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { HttpError, notFound } from '../toolkit/errors.js';
 import { paginate, pageQuery, pageSchema } from '../toolkit/pagination.js';
 import { idParam, messageSchema, typed, validationSchema } from '../toolkit/route.js';
-import { createLeadBody, leadSchema, UPDATABLE_FIELDS, updateLeadBody } from './schemas.js';
+import { campaignLeadSchema, createLeadBody, leadSchema, UPDATABLE_FIELDS, updateLeadBody } from './schemas.js';
 import { serializeLead } from './serializer.js';
 import { BULK_MAX_ROWS, bulkLeadsBody, bulkLeadsResponse, importLeads } from './bulk.js';
 import { createLead, deleteLead, findLead, listCampaignLeads, listLeads, updateLead } from './service.js';
 import { findOwnedCampaign } from '../campaigns/service.js';
+import { sqlDateTime } from '../../db/time.js';
 
 const tags = ['leads'];
 
@@ -73,7 +74,7 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
       summary: "A page of one campaign's leads, by id",
       params: idParam,
       querystring: z.object(pageQuery(15)),
-      response: { 200: pageSchema(leadSchema), 404: messageSchema, 422: validationSchema },
+      response: { 200: pageSchema(campaignLeadSchema), 404: messageSchema, 422: validationSchema },
     },
     config: { notFoundMessage: 'Campaign not found' },
   }, async (req) => {
@@ -86,7 +87,12 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
       page,
       perPage: per_page,
       total,
-      items: items.map((l) => serializeLead(l.lead, l.campaign, l.contacts)),
+      items: items.map((l) => ({
+        ...serializeLead(l.lead, l.campaign, l.contacts),
+        attempts: l.lead.attempts,
+        next_attempt_at: l.lead.status === 'created' && l.lead.nextAttemptAt ? sqlDateTime(l.lead.nextAttemptAt) : null,
+        in_call: l.lead.currentCallId !== null,
+      })),
     });
   });
 

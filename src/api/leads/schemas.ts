@@ -83,3 +83,13 @@ export const leadSchema = z.object({
   campaign: z.object({ id: z.number().int(), name: z.string() }),
   secondary_contacts: z.array(secondaryContactSchema),
 });
+
+/** A lead as a campaign's page lists it: also where the dialer stands with it. */
+export const campaignLeadSchema = leadSchema.extend({
+  attempts: z.number().int().describe('Calls made to the primary number so far'),
+  next_attempt_at: z
+    .string()
+    .nullable()
+    .describe('YYYY-MM-DD HH:MM:SS (UTC): when the dialer may call this waiting lead again (after a busy, no-answer or failed attempt); null when it may call now or the lead is done'),
+  in_call: z.boolean().describe('A call to this lead is in progress'),
+});

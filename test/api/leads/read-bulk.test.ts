@@ -132,6 +132,23 @@ describe('GET /api/user/campaign/{id}/leads', () => {
     expect(bad.status).toBe(422);
   });
 
+  it('says where the dialer stands with each lead: attempts made, the next try of a waiting lead, a call in progress', async () => {
+    const campaign = (await insertCampaign(t, alice.id, (await insertAssistant(t, alice.id)).id, { name: 'Retries' })).id;
+    await insertLead(t, alice.id, campaign, { phoneNumber: '+4915170000001', attempts: 1, nextAttemptAt: '2030-01-02 03:04:05+00' });
+    await insertLead(t, alice.id, campaign, { phoneNumber: '+4915170000002', status: 'completed', attempts: 2, nextAttemptAt: '2030-01-02 03:04:05+00' });
+    await insertLead(t, alice.id, campaign, { phoneNumber: '+4915170000003' });
+    const res = await alice.get(`/api/user/campaign/${campaign}/leads`);
+    expect(res.body.data.map((l: Record<string, unknown>) => [l.phone_number, l.attempts, l.next_attempt_at, l.in_call])).toEqual([
+      ['+4915170000001', 1, '2030-01-02 03:04:05', false],
+      // Done: no next try, whatever the column says.
+      ['+4915170000002', 2, null, false],
+      ['+4915170000003', 0, null, false],
+    ]);
+    // The spec's lead routes keep their shape.
+    expect(Object.keys((await alice.get('/api/user/leads')).body[0])).not.toContain('next_attempt_at');
+    expect((await bob.get(`/api/user/campaign/${campaign}/leads`)).status).toBe(404);
+  });
+
   it("answers another user's campaign as not found", async () => {
     const res = await bob.get(`/api/user/campaign/${campaignId}/leads`);
     expect(res.status).toBe(404);

@@ -5,7 +5,7 @@ import { useApi } from '../session';
 import { CallTable } from '../ui/CallTable';
 import { ErrorBanner, Loading, PageTitle, Pager } from '../ui/common';
 import { Select, TextField } from '../ui/fields';
-import { useLoad } from '../ui/hooks';
+import { useInterval, useLoad } from '../ui/hooks';
 import { callListKey, callListQuery, takePrefetched } from '../prefetch';
 import { download, toCsv } from '../ui/csv';
 
@@ -36,6 +36,10 @@ export default function Calls() {
     const fetchPage = () => unwrap(api.GET('/api/user/calls', { params: { query: query as never } }));
     return takePrefetched<Page>(callListKey(query)) ?? fetchPage();
   }, [key]);
+
+  // Calls still running on this page: the page refreshes by itself until they are over.
+  const live = list.data?.data.some((c) => ['initiated', 'ringing', 'in-progress'].includes(c.status)) ?? false;
+  useInterval(() => list.reload(), live ? 3000 : null);
 
   const apply = (e: FormEvent) => {
     e.preventDefault();

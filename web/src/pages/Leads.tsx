@@ -4,7 +4,8 @@ import { unwrap, type paths } from '../api';
 import { useApi } from '../session';
 import { Empty, ErrorBanner, Loading, Notice, PageTitle, Pager, StatusBadge, Table } from '../ui/common';
 import { Select, TextField } from '../ui/fields';
-import { useLoad, useSubmit } from '../ui/hooks';
+import { When } from '../ui/format';
+import { useInterval, useLoad, useSubmit } from '../ui/hooks';
 
 type Lead = paths['/api/user/campaign/{id}/leads']['get']['responses'][200]['content']['application/json']['data'][number];
 
@@ -30,6 +31,12 @@ export default function Leads() {
   );
   const [editing, setEditing] = useState<number | null>(null);
   const del = useSubmit();
+  // While the campaign runs, its leads (and its status) refresh by themselves; not while a lead is edited.
+  const running = campaigns.data?.find((c) => c.id === campaignId)?.status === 'in-progress';
+  useInterval(() => {
+    leads.reload();
+    campaigns.reload();
+  }, running && editing === null ? 3000 : null);
 
   const remove = async (lead: Lead) => {
     if (!window.confirm(`Delete the lead ${lead.phone_number}?`)) return;
@@ -62,7 +69,7 @@ export default function Leads() {
           {leads.data && leads.data.total === 0 && <Empty>This campaign has no leads yet.</Empty>}
           {leads.data && leads.data.total > 0 && (
             <>
-              <Table caption="Leads of the campaign" columns={['Phone number', 'Status', 'Variables', 'Secondary contacts', 'Actions']}>
+              <Table caption="Leads of the campaign" columns={['Phone number', 'Status', 'Calls', 'Variables', 'Secondary contacts', 'Actions']}>
                   {leads.data.data.map((l) =>
                     editing === l.id ? (
                       <EditLead key={l.id} lead={l} onDone={() => { setEditing(null); leads.reload(); }} />
@@ -71,6 +78,16 @@ export default function Leads() {
                         <td className="mono">{l.phone_number}</td>
                         <td>
                           <StatusBadge status={l.status} />
+                        </td>
+                        <td data-testid={`lead-calls-${l.id}`}>
+                          {l.attempts} made
+                          {l.in_call && ' · in a call now'}
+                          {l.next_attempt_at && (
+                            <>
+                              {' · next try '}
+                              <When utc={l.next_attempt_at} />
+                            </>
+                          )}
                         </td>
                         <td className="mono small">{JSON.stringify(l.variables)}</td>
                         <td>{l.secondary_contacts.map((s) => s.phone_number).join(', ') || '—'}</td>
