@@ -93,4 +93,20 @@ describe('the call page', () => {
     expect(await page.getByRole('table', { name: 'Knowledge base passages used per turn' }).count()).toBe(0);
     expect(await page.getByRole('table', { name: 'Tool calls per turn' }).count()).toBe(0);
   });
+
+  it('a running call shows its turns so far as they come, and a running clock', async () => {
+    const running = await insertCall(t, user.id, { status: 'in-progress', transcript: '' });
+    await t.service.ctx.database.db.insert(callTurns).values([{ callId: running.id, position: 0, kind: 'greeting', startedAt: '2026-11-29 10:00:00+00', assistantText: 'Hello, Kim here.' }]);
+    await page.goto(`${t.service.url}/calls/${running.id}`);
+    const live = page.getByTestId('live-call-transcript');
+    await expect.poll(() => live.textContent()).toBe('AssistantHello, Kim here.');
+    await expect.poll(() => page.getByTestId('call-duration').textContent()).toMatch(/^running for \d+:\d\d$/);
+    // The next turn is stored: the page shows it without a reload.
+    await t.service.ctx.database.db
+      .insert(callTurns)
+      .values([{ callId: running.id, position: 1, kind: 'reply', startedAt: '2026-11-29 10:00:04+00', callerText: 'Is the clinic open today?', assistantText: 'Until six.' }]);
+    await expect.poll(() => live.textContent(), { timeout: 10_000 }).toBe('AssistantHello, Kim here.CustomerIs the clinic open today?AssistantUntil six.');
+    const { violations } = await checkPage(page, 'call-live');
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
 import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
-import { formatCost, useCostCurrency, When } from '../ui/format';
+import { formatCost, parseUtc, useCostCurrency, When } from '../ui/format';
 import { useInterval, useLoad, useSubmit } from '../ui/hooks';
 import { TurnKnowledge } from './TurnKnowledge';
 import { TurnTimings } from './TurnTimings';
@@ -20,6 +20,38 @@ function turnsOf(transcript: string): { who: 'AI' | 'Customer' | 'note'; text: s
       const m = /^(AI|Customer):\s?(.*)$/.exec(line);
       return m ? { who: m[1] as 'AI' | 'Customer', text: m[2] } : { who: 'note', text: line };
     });
+}
+
+/** m:ss since a UTC time. */
+function elapsed(utc: string, now: number): string {
+  const start = parseUtc(utc)?.getTime() ?? now;
+  const s = Math.max(0, Math.floor((now - start) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/**
+ * While a call runs, its transcript is not written yet: the turns finished so far (they are
+ * stored as each ends) stand in for it, refreshed with the page.
+ */
+function LiveTranscript({ turns }: { turns: { caller_text: string | null; assistant_text: string }[] }) {
+  const lines = turns.flatMap((t) => [
+    ...(t.caller_text ? [{ who: 'Customer' as const, text: t.caller_text }] : []),
+    ...(t.assistant_text ? [{ who: 'AI' as const, text: t.assistant_text }] : []),
+  ]);
+  if (lines.length === 0) return <Empty>The call is running; nothing has been said yet.</Empty>;
+  return (
+    <>
+      <p className="hint">The call is running: its turns so far (the full transcript is written when it ends).</p>
+      <ol className="conversation" data-testid="live-call-transcript" aria-live="polite">
+        {lines.map((l, i) => (
+          <li key={i} className={`turn turn-${l.who.toLowerCase()}`}>
+            <span className="speaker">{l.who === 'AI' ? 'Assistant' : 'Customer'}</span>
+            <span className="text">{l.text}</span>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
 }
 
 function Value({ value }: { value: unknown }) {
@@ -59,6 +91,10 @@ export default function CallDetail() {
   const [notice, setNotice] = useState<string | null>(null);
   const [madeTest, setMadeTest] = useState<{ assistantId: number; name: string } | null>(null);
   const currency = useCostCurrency();
+  const live = call.data ? LIVE.includes(call.data.status) : false;
+  // A running call's clock ticks each second.
+  const [now, setNow] = useState(() => Date.now());
+  useInterval(() => setNow(Date.now()), live ? 1000 : null);
   useInterval(() => {
     call.reload();
     turns.reload();
@@ -118,7 +154,10 @@ export default function CallDetail() {
         <div><dt>Assistant</dt><dd>{c.assistant_name} {c.assistant_phone_number && <span className="mono">({c.assistant_phone_number})</span>}</dd></div>
         <div><dt>Campaign</dt><dd>{c.campaign_name ?? '—'}</dd></div>
         <div><dt>Answered by</dt><dd>{c.answered_by}</dd></div>
-        <div><dt>Duration</dt><dd>{c.duration} s</dd></div>
+        <div>
+          <dt>Duration</dt>
+          <dd data-testid="call-duration">{live ? <>running for {elapsed(c.created_at, now)}</> : `${c.duration} s`}</dd>
+        </div>
         <div><dt>Cost</dt><dd data-testid="call-cost">{formatCost(c.total_cost, currency)} (carrier {formatCost(c.carrier_cost, currency)})</dd></div>
         <div><dt>Started</dt><dd><When utc={c.created_at} /></dd></div>
       </dl>
@@ -136,7 +175,9 @@ export default function CallDetail() {
 
       <section aria-labelledby="transcript-heading">
         <h2 id="transcript-heading">Transcript</h2>
-        {c.transcript.trim() === '' ? (
+        {c.transcript.trim() === '' && live ? (
+          <LiveTranscript turns={turns.data ?? []} />
+        ) : c.transcript.trim() === '' ? (
           <Empty>Nothing was said.</Empty>
         ) : (
           <ol className="conversation" data-testid="transcript">
