@@ -56,10 +56,24 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('This token is not valid');
     await field('API token').fill(user.token);
+    await page.getByLabel('Keep me signed in on this browser').check();
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/assistants');
     await page.getByRole('heading', { name: 'Assistants' }).waitFor();
     await expectAccessible('02-assistants-empty');
+    // A new tab (and a reload) stays signed in; signing out there ends the session in both.
+    const tab = await browser.context.newPage();
+    await tab.goto(`${base}/assistants`);
+    await tab.getByRole('heading', { name: 'Assistants' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Assistants' }).waitFor();
+    await tab.getByRole('button', { name: 'Sign out' }).click();
+    await tab.waitForURL('**/sign-in');
+    await page.waitForURL('**/sign-in');
+    await tab.close();
+    await field('API token').fill(user.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/assistants');
   });
 
   it('creates a mid-call tool and sends it a test request', async () => {

@@ -1,6 +1,7 @@
 /**
  * The dashboard's access to the service: the project's own typed client (packages/client),
- * the signed-in token (kept in sessionStorage only: it is gone when the tab closes), and the
+ * the signed-in token (in this tab's sessionStorage, gone when the tab closes; with "keep me signed
+ * in" in localStorage, shared by the browser's tabs until signing out), and the
  * error shape every page shows — the service's own message and per-field messages.
  */
 import { createSwitchboardClient, type components, type paths, type SwitchboardClient } from '../../packages/client/src/index';
@@ -13,13 +14,15 @@ export interface Session {
   role: Role;
   /** The user's name, or "Administrator". */
   name: string;
+  /** Kept for this browser's other tabs and later visits ("keep me signed in"), not only this tab. */
+  remember?: boolean;
 }
 
-const STORAGE_KEY = 'switchboard.session';
+export const STORAGE_KEY = 'switchboard.session';
 
 export function loadSession(): Session | null {
   try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
+    const raw = sessionStorage.getItem(STORAGE_KEY) ?? localStorage.getItem(STORAGE_KEY);
     return raw ? (JSON.parse(raw) as Session) : null;
   } catch {
     return null;
@@ -27,8 +30,10 @@ export function loadSession(): Session | null {
 }
 
 export function saveSession(session: Session | null): void {
-  if (session) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-  else sessionStorage.removeItem(STORAGE_KEY);
+  // Signing out (or in again) clears both places, so no other tab keeps a session that ended.
+  sessionStorage.removeItem(STORAGE_KEY);
+  localStorage.removeItem(STORAGE_KEY);
+  if (session) (session.remember ? localStorage : sessionStorage).setItem(STORAGE_KEY, JSON.stringify(session));
 }
 
 export function clientFor(token: string): SwitchboardClient {

@@ -1,6 +1,6 @@
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SwitchboardClient } from '../../packages/client/src/index';
-import { clientFor, loadSession, saveSession, type Session } from './api';
+import { clientFor, loadSession, saveSession, STORAGE_KEY, type Session } from './api';
 
 interface SessionState {
   session: Session | null;
@@ -13,6 +13,14 @@ const SessionContext = createContext<SessionState | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(() => loadSession());
+  // Signing out in another tab of a kept session ends it here too.
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === STORAGE_KEY && e.newValue === null && e.storageArea === localStorage) setSession((s) => (s?.remember ? null : s));
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
   const value = useMemo<SessionState>(
     () => ({
       session,

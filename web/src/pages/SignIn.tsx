@@ -3,12 +3,13 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { identify } from '../api';
 import { useSession } from '../session';
 import { ErrorBanner } from '../ui/common';
-import { TextField } from '../ui/fields';
+import { Checkbox, TextField } from '../ui/fields';
 import { useSubmit } from '../ui/hooks';
 
 export default function SignIn() {
   const { session, signIn } = useSession();
   const [token, setToken] = useState('');
+  const [remember, setRemember] = useState(false);
   const submit = useSubmit();
   const navigate = useNavigate();
   const from = (useLocation().state as { from?: string } | null)?.from;
@@ -18,7 +19,7 @@ export default function SignIn() {
     e.preventDefault();
     const s = await submit.run(() => identify(token.trim()));
     if (!s) return;
-    signIn(s);
+    signIn({ ...s, remember });
     navigate(s.role === 'admin' ? '/admin' : from && from !== '/' ? from : '/assistants', { replace: true });
   };
 
@@ -27,10 +28,12 @@ export default function SignIn() {
       <h1>Sign in to Switchboard</h1>
       <p>
         Paste an API token (<code>sb_…</code>) to manage your assistants, or the admin token to manage users. The token stays in this
-        browser tab only.
+        browser tab only, unless you keep yourself signed in: then this browser's tabs share it until you sign out (do that only on a
+        computer that is yours).
       </p>
       <form onSubmit={onSubmit}>
         <TextField label="API token" type="password" value={token} onChange={setToken} required name="token" />
+        <Checkbox label="Keep me signed in on this browser" checked={remember} onChange={setRemember} />
         <ErrorBanner error={submit.error} />
         <button type="submit" disabled={submit.busy || token.trim() === ''}>
           {submit.busy ? 'Signing in…' : 'Sign in'}
