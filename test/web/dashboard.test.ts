@@ -114,6 +114,19 @@ describe('the dashboard in a browser', () => {
     await expect.poll(() => page.getByRole('alert').allTextContents()).toEqual(
       expect.arrayContaining(['The speech speed field must be between 0.7 and 1.2.', 'The max call duration field must be between 20 and 1200.', 'Validation failed']),
     );
+    // A summary at the top links each refused field; the focus is on the first of them.
+    const summary = page.locator('.error-summary');
+    await expect.poll(() => summary.locator('h2').textContent()).toBe('2 fields need attention');
+    expect(await summary.locator('li').allTextContents()).toEqual([
+      'Speech speed (0.7–1.2): The speech speed field must be between 0.7 and 1.2.',
+      'Maximum call duration, seconds (20–1200): The max call duration field must be between 20 and 1200.',
+    ]);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(await field('Speech speed (0.7–1.2)').getAttribute('id'));
+    // Leaving with unsaved changes asks first; dismissed, the page and its edits stay.
+    page.once('dialog', (d) => void d.dismiss());
+    await page.getByRole('link', { name: 'Campaigns' }).click();
+    await expect.poll(() => page.url()).toContain('/assistants/new');
+    expect(await field('Name').inputValue()).toBe('Sales caller');
     await expectAccessible('04-assistant-errors');
     await field('Speech speed (0.7–1.2)').fill('1.1');
     await field('Maximum call duration, seconds (20–1200)').fill('300');

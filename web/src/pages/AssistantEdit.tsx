@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { unwrap } from '../api';
 import { useApi } from '../session';
@@ -6,6 +6,7 @@ import { BackLink, ErrorBanner, Loading, Notice, PageTitle } from '../ui/common'
 import { Checkbox, Group, NumberField, Select, TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
 import { fills, placeholders } from '../ui/placeholders';
+import { ErrorSummary, useUnsavedChangesGuard } from '../ui/form-guard';
 import { backchannelErrors, bodyFromForm, changedFields, emptyForm, formFromRecord, type AssistantForm } from './assistant-form';
 import { AssistantVersions } from './AssistantVersions';
 import { WebhookSwitches } from './AssistantWebhooks';
@@ -42,6 +43,9 @@ export default function AssistantEdit() {
   /** "Test these changes": a run of the stored scenarios with the unsaved form as assistant_overrides. */
   const trial = useSubmit();
   const [trialRun, setTrialRun] = useState<number | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const dirty = form !== null && initial !== null && JSON.stringify(form) !== JSON.stringify(initial);
+  const letGo = useUnsavedChangesGuard(dirty);
 
   useEffect(() => {
     if (!refs.data) return;
@@ -62,7 +66,10 @@ export default function AssistantEdit() {
     setSaved(null);
     if (isNew) {
       const res = await submit.run(() => unwrap(api.POST('/api/user/assistant', { body: bodyFromForm(form) as never })));
-      if (res) navigate(`/assistants/${(res as { data: { id: number } }).data.id}`, { replace: true });
+      if (res) {
+        letGo();
+        navigate(`/assistants/${(res as { data: { id: number } }).data.id}`, { replace: true });
+      }
       return;
     }
     const body = changedFields(initial, form);
@@ -90,7 +97,8 @@ export default function AssistantEdit() {
       <PageTitle>{title}</PageTitle>
       {!isNew && <AssistantTabs id={String(id)} current="settings" />}
       {!isNew && <TalkPanel assistantId={Number(id)} />}
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} noValidate ref={formRef}>
+        <ErrorSummary error={submit.error} form={formRef} />
         <Group legend="Basics">
           <TextField label="Name" value={form.assistant_name} onChange={set('assistant_name')} errors={errors.assistant_name} required />
           <Select
@@ -240,16 +248,19 @@ export default function AssistantEdit() {
           <Checkbox label="Include the recording link" checked={form.include_recording_in_webhook} onChange={set('include_recording_in_webhook')} errors={errors.include_recording_in_webhook} />
         </Group>
 
-        <ErrorBanner error={submit.error} />
-        {saved && <Notice>{saved}</Notice>}
-        <button type="submit" disabled={submit.busy}>
-          {submit.busy ? 'Saving…' : isNew ? 'Create assistant' : 'Save changes'}
-        </button>{' '}
-        {!isNew && (
-          <button type="button" className="secondary" onClick={testChanges} disabled={trial.busy}>
-            Test these changes
-          </button>
-        )}
+        <div className="save-bar">
+          <ErrorBanner error={submit.error} />
+          {saved && <Notice>{saved}</Notice>}
+          <button type="submit" disabled={submit.busy}>
+            {submit.busy ? 'Saving…' : isNew ? 'Create assistant' : 'Save changes'}
+          </button>{' '}
+          {!isNew && (
+            <button type="button" className="secondary" onClick={testChanges} disabled={trial.busy}>
+              Test these changes
+            </button>
+          )}
+          {dirty && <span className="hint"> Unsaved changes</span>}
+        </div>
         <ErrorBanner error={trial.error} />
         {trialRun !== null && (
           <div aria-label="Test of the unsaved changes">

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ApiError } from '../api';
+import { humanize } from './messages';
 
 export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
@@ -16,7 +17,7 @@ export function ErrorBanner({ error }: { error: ApiError | null | undefined }) {
   if (!error) return null;
   return (
     <p className="error-banner" role="alert">
-      {error.message}
+      {humanize(error.message)}
     </p>
   );
 }

@@ -3,6 +3,7 @@
  * (`errors`), tied to the control with aria-describedby, and marks the control invalid.
  */
 import { useId, type ReactNode } from 'react';
+import { humanize } from './messages';
 
 interface Common {
   label: string;
@@ -16,7 +17,7 @@ function Messages({ id, errors, hint }: { id: string; errors?: string[]; hint?: 
       {hint && <span className="hint" id={`${id}-hint`}>{hint}</span>}
       {errors && errors.length > 0 && (
         <span className="field-error" id={`${id}-error`} role="alert">
-          {errors.join(' ')}
+          {errors.map(humanize).join(' ')}
         </span>
       )}
     </>
