@@ -308,6 +308,40 @@ describe('the dashboard in a browser', () => {
     });
   });
 
+  it('fits a phone (390 px): list pages do not scroll sideways, rows are cards with their actions in view', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const path of ['/assistants', '/tools', '/knowledge', '/campaigns', '/leads', '/calls', '/account']) {
+        await page.goto(`${base}${path}`);
+        await page.locator('main h1').waitFor();
+        await page.waitForLoadState('networkidle');
+        const widths = await page.evaluate(() => ({
+          scroll: document.documentElement.scrollWidth,
+          view: window.innerWidth,
+          // What sticks out, to name in a failure.
+          wide: [...document.querySelectorAll('main *, header *')]
+            .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(0, 5)
+            .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`),
+        }));
+        expect(widths.scroll, `${path} scrolls sideways: ${widths.wide.join(', ')}`).toBeLessThanOrEqual(widths.view);
+      }
+      // The leads page: each lead a card, its Edit and Delete buttons on screen.
+      await page.goto(`${base}/leads`);
+      const edit = page.getByRole('button', { name: /^Edit \+49/ }).first();
+      await edit.waitFor();
+      const box = (await edit.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await page.locator('table.cards td[data-label="Phone number"]').first().isVisible()).toBe(true);
+      await expectAccessible('12-phone-leads');
+      await page.goto(`${base}/calls`);
+      await page.locator('table.calls tbody tr').first().waitFor();
+      await expectAccessible('12-phone-calls');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it('signs in as the admin and sees the admin pages only', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/sign-in');

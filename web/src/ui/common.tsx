@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ApiError } from '../api';
 import { humanize } from './messages';
@@ -86,8 +86,17 @@ export function BackLink({ to, children }: { to: string; children: ReactNode }) 
 
 /** A table with a caption (read by screen readers; shown only when `showCaption`) and column headers. */
 export function Table({ caption, columns, children, className, showCaption }: { caption: string; columns: string[]; children: ReactNode; className?: string; showCaption?: boolean }) {
+  // On a phone each row becomes a card whose cells say their column (data-label, see styles.css).
+  const ref = useRef<HTMLTableElement>(null);
+  useLayoutEffect(() => {
+    for (const row of ref.current?.tBodies[0]?.rows ?? []) {
+      [...row.cells].forEach((cell, i) => {
+        if (columns[i] !== undefined && cell.dataset.label !== columns[i]) cell.dataset.label = columns[i];
+      });
+    }
+  });
   return (
-    <table className={className}>
+    <table className={`cards${className ? ` ${className}` : ''}`} ref={ref}>
       <caption className={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
       <thead>
         <tr>
