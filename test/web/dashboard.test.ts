@@ -267,6 +267,20 @@ describe('the dashboard in a browser', () => {
     await expectAccessible('11-call');
   });
 
+  it('calls a number from the assistant page, warned about an empty placeholder first, and follows the call', async () => {
+    await page.getByRole('link', { name: 'Assistants' }).click();
+    await page.getByRole('link', { name: 'Sales caller' }).first().click();
+    await field('Number to call').fill('+4915123456700');
+    await expect.poll(() => page.getByTestId('call-warnings').textContent()).toContain('{{name}} has no value');
+    await field('Value for {{name}}').fill('Sam');
+    await expect.poll(() => page.getByTestId('call-warnings').count()).toBe(0);
+    await page.getByRole('button', { name: 'Call this number' }).click();
+    await page.getByRole('link', { name: /^Follow call #\d+$/ }).click();
+    await page.getByRole('heading', { name: /^Call #\d+$/ }).waitFor();
+    await expect.poll(() => page.getByTestId('transcript').textContent(), { timeout: 30_000 }).toContain('Hi Sam, this is the dashboard test.');
+    await expectAccessible('11b-called-number');
+  });
+
   it('shows the account: numbers and the webhook secret', async () => {
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('cell', { name: '+4930123456780', exact: true }).waitFor();

@@ -11,6 +11,7 @@ import { backchannelErrors, bodyFromForm, changedFields, emptyForm, formFromReco
 import { AssistantVersions } from './AssistantVersions';
 import { WebhookSwitches } from './AssistantWebhooks';
 import { AssistantTabs } from './AssistantTabs';
+import { CallANumber } from './CallANumber';
 import { TalkPanel } from './TalkPanel';
 import { TestRunView } from './TestRunView';
 import { WidgetKeys } from './WidgetKeys';
@@ -97,6 +98,13 @@ export default function AssistantEdit() {
       <PageTitle>{title}</PageTitle>
       {!isNew && <AssistantTabs id={String(id)} current="settings" />}
       {!isNew && <TalkPanel assistantId={Number(id)} />}
+      {!isNew && record && (record as { type?: string }).type !== 'inbound' && (
+        <CallANumber
+          assistantId={Number(id)}
+          names={placeholders(initial.initial_message, initial.system_prompt)}
+          defaults={(record as { variables?: Record<string, unknown> | null }).variables ?? {}}
+        />
+      )}
       <form onSubmit={onSubmit} noValidate ref={formRef}>
         <ErrorSummary error={submit.error} form={formRef} />
         <Group legend="Basics">
