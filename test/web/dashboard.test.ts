@@ -279,6 +279,11 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('heading', { name: /^Call #\d+$/ }).waitFor();
     await expect.poll(() => page.getByTestId('transcript').textContent(), { timeout: 30_000 }).toContain('Hi Sam, this is the dashboard test.');
     await expectAccessible('11b-called-number');
+    // And a lead, with its own variables, from the leads page.
+    await page.getByRole('link', { name: 'Leads', exact: true }).click();
+    await page.getByRole('button', { name: 'Call now: +4915122334400' }).click();
+    await page.getByRole('link', { name: /^Follow call #\d+$/ }).click();
+    await expect.poll(() => page.getByTestId('transcript').textContent(), { timeout: 30_000 }).toContain('Hi Person 0, this is the dashboard test.');
   });
 
   it('shows the account: numbers and the webhook secret', async () => {

@@ -38,6 +38,18 @@ export default function Leads() {
     campaigns.reload();
   }, running && editing === null ? 3000 : null);
 
+  const [calling, setCalling] = useState<{ lead: string; callId: number } | null>(null);
+  const assistantId = campaigns.data?.find((c) => c.id === campaignId)?.assistant_id;
+  /** A one-off call to the lead with its variables, by the campaign's assistant (not one of the campaign's attempts). */
+  const callNow = async (lead: Lead) => {
+    setCalling(null);
+    if (!assistantId) return;
+    const res = await del.run(() =>
+      unwrap(api.POST('/api/user/make_call', { body: { phone_number: lead.phone_number, assistant_id: assistantId, variables: lead.variables } as never })),
+    );
+    if (res) setCalling({ lead: lead.phone_number, callId: (res as { call_id: number }).call_id });
+  };
+
   const remove = async (lead: Lead) => {
     if (!window.confirm(`Delete the lead ${lead.phone_number}?`)) return;
     await del.run(() => unwrap(api.DELETE('/api/user/leads/{id}', { params: { path: { id: String(lead.id) } } })));
@@ -48,6 +60,11 @@ export default function Leads() {
     <>
       <PageTitle actions={<Link className="button" to={`/leads/import${campaignId ? `?campaign=${campaignId}` : ''}`}>Import a CSV file</Link>}>Leads</PageTitle>
       <ErrorBanner error={campaigns.error ?? leads.error ?? del.error} />
+      {calling && (
+        <Notice>
+          Calling {calling.lead}. <Link to={`/calls/${calling.callId}`}>Follow call #{calling.callId}</Link>
+        </Notice>
+      )}
       {campaigns.data && campaigns.data.length === 0 && (
         <Empty>
           Leads belong to a campaign: <Link to="/campaigns/new">create a campaign</Link> first.
@@ -94,6 +111,16 @@ export default function Leads() {
                         <td className="row-actions">
                           <button type="button" className="secondary" onClick={() => setEditing(l.id)} aria-label={`Edit ${l.phone_number}`}>
                             Edit
+                          </button>
+                          <button
+                            type="button"
+                            className="secondary"
+                            onClick={() => callNow(l)}
+                            disabled={del.busy || l.in_call}
+                            aria-label={`Call now: ${l.phone_number}`}
+                            title="A one-off call with the lead's variables, outside the campaign's attempts"
+                          >
+                            Call now
                           </button>
                           <button type="button" className="danger" onClick={() => remove(l)} aria-label={`Delete ${l.phone_number}`}>
                             Delete
