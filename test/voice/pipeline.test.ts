@@ -152,7 +152,9 @@ describe('TurnRecordingStage', () => {
     p.push({ kind: 'turn-started', turn: 1, turnKind: 'reply', callerText: 'book me in', at: 1000 });
     p.push({ kind: 'llm-delta', turn: 1, text: 'Sure', at: 1400 });
     p.push({ kind: 'speak', turn: 1, text: 'Sure, what time suits you?', source: 'llm', at: 1450 });
+    p.push({ kind: 'tool-call', turn: 1, id: 'c1', name: 'check_slots', arguments: '{"day":"Monday"}', at: 1455 });
     p.push({ kind: 'filler', turn: 1, text: 'One moment.', reason: 'tool', at: 1460 });
+    p.push({ kind: 'tool-result', turn: 1, id: 'c1', name: 'check_slots', ok: true, content: '{"status":200,"body":["10:00"]}', at: 1495 });
     const lookup = { mode: 'function_call' as const, query: 'free slots', passages: [{ documentId: 2, documentName: 'Hours', chunkId: 9, heading: 'Hours', score: 0.03 }] };
     p.push({ kind: 'knowledge', turn: 1, lookup, at: 1470 });
     // Another turn's lookup is not this turn's.
@@ -176,6 +178,8 @@ describe('TurnRecordingStage', () => {
         fillers: [{ atMs: 460, text: 'One moment.', reason: 'tool' }],
         error: null,
         knowledge: [lookup],
+        // The function the model called, with its answer: from the call to the result.
+        toolCalls: [{ atMs: 455, name: 'check_slots', arguments: '{"day":"Monday"}', ok: true, answer: '{"status":200,"body":["10:00"]}', durationMs: 40 }],
       },
     ]);
   });

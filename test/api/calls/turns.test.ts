@@ -23,7 +23,7 @@ const KNOWLEDGE = {
 };
 
 describe('GET /api/user/calls/{id}/turns', () => {
-  it('answers every turn in order with its texts, timings, barge-ins, fillers and knowledge passages', async () => {
+  it('answers every turn in order with its texts, timings, barge-ins, fillers, knowledge passages and tool calls', async () => {
     const call = await insertCall(t, alice.id);
     // Inserted out of order: the answer is ordered by position.
     await t.service.ctx.database.db.insert(callTurns).values([
@@ -43,6 +43,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
         fillers: [{ at_ms: 800, text: 'One moment.', reason: 'tool' }],
         error: { stage: 'tts', message: 'OpenAI-compatible TTS: speech request timed out' },
         knowledge: [KNOWLEDGE],
+        toolCalls: [{ at_ms: 600, name: 'check_slots', arguments: '{"day":"Monday"}', ok: true, answer: '{"status":200,"body":["10:00"]}', duration_ms: 140 }],
       },
       { callId: call.id, position: 0, kind: 'greeting', startedAt: '2026-11-24 10:00:00+00', assistantText: 'Hello!', ttsFirstByteMs: 90, firstAudioMs: 95 },
     ]);
@@ -62,6 +63,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
           fillers: [],
           error: null,
           knowledge: [],
+          tool_calls: [],
         },
         {
           position: 1,
@@ -75,6 +77,7 @@ describe('GET /api/user/calls/{id}/turns', () => {
           fillers: [{ at_ms: 800, text: 'One moment.', reason: 'tool' }],
           error: { stage: 'tts', message: 'OpenAI-compatible TTS: speech request timed out' },
           knowledge: [KNOWLEDGE],
+          tool_calls: [{ at_ms: 600, name: 'check_slots', arguments: '{"day":"Monday"}', ok: true, answer: '{"status":200,"body":["10:00"]}', duration_ms: 140 }],
         },
       ],
       // A call inserted without one (as calls placed before versions were kept).
