@@ -17,6 +17,12 @@ describe('configuration from the environment', () => {
     });
   });
 
+  it('COST_CURRENCY: USD by default, any ISO 4217 code, refused otherwise with the setting named', () => {
+    expect(loadConfig({}).COST_CURRENCY).toBe('USD');
+    expect(loadConfig({ COST_CURRENCY: 'EUR' }).COST_CURRENCY).toBe('EUR');
+    for (const bad of ['usd', 'EURO', '€']) expect(() => loadConfig({ COST_CURRENCY: bad })).toThrow(/COST_CURRENCY: a three-letter currency code/);
+  });
+
   it('names every bad setting clearly', () => {
     expect(() => loadConfig({ PORT: 'eighty', WEBHOOK_RETRY_SCHEDULE: '5,,x', ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(ConfigError);
     try {

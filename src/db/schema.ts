@@ -1,7 +1,8 @@
 /**
  * The one database schema of Switchboard. Every table lives here; migrations under
- * ./migrations are generated from it with `npm run db:generate` and checked in. It is one
- * file by design (drizzle-kit reads one schema; every table in one place), hence its length.
+ * ./migrations are generated from it with `npm run db:generate` and checked in. Over 400 lines
+ * by design: drizzle-kit reads one schema, and every table (with its indexes and the comments
+ * that say what each column holds) stands in one place; it has no logic to split by job.
  *
  * Timestamps are `timestamptz(6)` read as strings (mode 'string') so that the microseconds
  * the spec shows survive the round trip; src/db/time.ts formats them for the API.

@@ -93,6 +93,11 @@ function indexOf(lists: LanguageWords): Index {
   return index;
 }
 
+/** Words that end in a comma, semicolon or colon (a closing quote or bracket after it allowed): the clause goes on. */
+export function endsMidClause(text: string): boolean {
+  return /[,;:]["'”»)]*$/.test(text.trim());
+}
+
 function result(probability: number, reason: CompletenessReason, extra: Partial<Completeness> = {}): Completeness {
   return { probability, complete: probability >= 0.5, reason, ...extra };
 }
@@ -106,7 +111,7 @@ export function judgeCompleteness(text: string, language: string, lists: Languag
   const tokens = words(trimmed);
   if (tokens.length === 0) return result(COMPLETENESS_SCORES.empty, 'empty');
   if (/(\.\.\.|…)$/.test(trimmed) || /\p{L}[-–—]$/u.test(trimmed)) return result(COMPLETENESS_SCORES.trailingOff, 'trailing-off');
-  if (/[,;:]["'”»)]*$/.test(trimmed)) return result(COMPLETENESS_SCORES.continuing, 'continuing', { match: trimmed.slice(-1) });
+  if (endsMidClause(trimmed)) return result(COMPLETENESS_SCORES.continuing, 'continuing', { match: trimmed.slice(-1) });
   const asked = /[?¿]["'”»)]*$/.test(trimmed);
   const punctuated = /[.!]["'”»)]*$/.test(trimmed);
   if (!lists) {

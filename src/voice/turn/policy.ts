@@ -33,7 +33,7 @@
  * `maxSpeculations` speculative starts per turn. Time is the caller's: `now` on every call, and
  * `nextDeadline()` says when to call `tick()` — no timers inside, so tests are event sequences.
  */
-import { judgeCompleteness, type Completeness } from './completeness.js';
+import { endsMidClause, judgeCompleteness, type Completeness } from './completeness.js';
 import { words } from './languages.js';
 
 export type EndpointType = 'vad' | 'ai';
@@ -164,7 +164,7 @@ export class EndOfTurnPolicy {
         // and a speculative reply work on the whole words, not a prefix the STT sent mid-word.
         // Not when the words end in a comma: the recogniser heard the clause go on ("Yes, …"), and a
         // final forced in that pause would cut it; the wait asks for it if the caller stops there.
-        if (this.options.endpointType === 'vad' && !/[,;:]["'”»)]*$/.test(this.interim)) this.askFinal(now, out);
+        if (this.options.endpointType === 'vad' && !endsMidClause(this.interim)) this.askFinal(now, out);
         break;
       case 'transcript':
         if (signal.final) {
