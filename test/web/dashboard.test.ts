@@ -255,6 +255,16 @@ describe('the dashboard in a browser', () => {
     expect(csv.slice(1).every((line) => line.split(',')[2] === 'completed' && line.includes('Sales caller,Autumn outreach'))).toBe(true);
     await expect.poll(() => page.getByTestId('export-status').textContent()).toBe('Exported 19 calls.');
     await page.getByRole('button', { name: 'Previous page' }).click();
+    // Sorted by a column header: longest first, said by aria-sort and the caption; back to page 1.
+    await page.getByRole('button', { name: /^Duration/ }).click();
+    await page.waitForURL(/sort=-duration/);
+    await expect.poll(() => page.locator('th[aria-sort="descending"]').textContent()).toContain('Duration');
+    expect(await page.locator('table.calls caption').textContent()).toBe('Your calls, longest first');
+    const durations = (await page.locator('table.calls tbody tr td:nth-child(8)').allTextContents()).map((d) => parseFloat(d));
+    expect(durations).toEqual([...durations].sort((a, b) => b - a));
+    await field('Order').selectOption('created_at');
+    await page.waitForURL(/sort=created_at/);
+    await expect.poll(() => page.locator('th[aria-sort="ascending"]').textContent()).toContain('When');
     // Times in the browser's zone, the UTC time on hover.
     expect(await page.locator('table.calls tbody tr time').first().getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
     await page.locator('table.calls tbody tr a').first().click();

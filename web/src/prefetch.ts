@@ -19,7 +19,7 @@ export function takePrefetched<T>(key: string): Promise<T> | undefined {
 /** The call list's query as the page sends it, from the page's own URL parameters. */
 export function callListQuery(params: URLSearchParams): Record<string, string> {
   const query: Record<string, string> = { page: params.get('page') ?? '1', per_page: '15' };
-  for (const k of ['status', 'type', 'phone_number', 'assistant_id', 'campaign_id', 'date_from', 'date_to']) {
+  for (const k of ['status', 'type', 'phone_number', 'assistant_id', 'campaign_id', 'date_from', 'date_to', 'sort']) {
     const v = params.get(k);
     if (v) query[k] = v;
   }

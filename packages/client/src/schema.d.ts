@@ -3337,6 +3337,8 @@ export interface paths {
                     page?: string;
                     per_page?: string;
                     phone_number?: string;
+                    /** @description Order of the list: created_at, duration or total_cost, descending with a leading "-"; default -created_at (newest first). Ties are ordered by id in the same direction. */
+                    sort?: string;
                     status?: string;
                     type?: string;
                 };

@@ -43,7 +43,7 @@ export async function callRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (req, reply) => {
     const q = req.query;
-    const { total, rows } = await listCalls(app.ctx.database, req.user.id, filtersOf(q), q.page, q.per_page, config.DEFAULT_PHONE_REGION);
+    const { total, rows } = await listCalls(app.ctx.database, req.user.id, filtersOf(q), q.page, q.per_page, config.DEFAULT_PHONE_REGION, q.sort);
     const page = paginate({
       path: `${config.publicBaseUrl}/api/user/calls`,
       query: rawQuery(req),

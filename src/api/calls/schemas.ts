@@ -14,6 +14,13 @@ export { CALL_STATUSES };
 
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
 
+/**
+ * The list's orders: a column, descending with a leading `-`. Not sent means `-created_at`,
+ * newest first, the order every client of this API expects; ties go by id in the same direction.
+ */
+export const CALL_SORTS = ['-created_at', 'created_at', '-duration', 'duration', '-total_cost', 'total_cost'] as const;
+export type CallSort = (typeof CALL_SORTS)[number];
+
 
 /** An optional query value: a string, where '' means "not sent", then checked by `inner`. */
 function optionalQuery<T extends z.ZodType<unknown, string>>(inner: T) {
@@ -70,6 +77,9 @@ export const listCallsQuery = z
     date_to: optionalQuery(dateString),
     page: optionalQuery(paging.page.unwrap().unwrap()).transform((p) => p ?? 1),
     per_page: optionalQuery(paging.per_page.unwrap().unwrap()).transform((p) => p ?? CALLS_PER_PAGE),
+    sort: optionalQuery(v.enum(CALL_SORTS))
+      .transform((s): CallSort => s ?? '-created_at')
+      .describe('Order of the list: created_at, duration or total_cost, descending with a leading "-"; default -created_at (newest first). Ties are ordered by id in the same direction.'),
   })
   .superRefine((q, ctx) => {
     if (q.date_from && q.date_to && q.date_to < q.date_from) {

@@ -8,14 +8,14 @@
  * sub-select evaluated once: a sum over `call_counts` when the list is filtered by status/type
  * only, else a count over the same index range.
  */
-import { and, eq, is, notInArray, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, eq, is, notInArray, Placeholder, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Database, Db } from '../../db/pool.js';
 import { callCounts, calls } from '../../db/schema.js';
 import { toE164 } from '../../lib/phone.js';
 import { LIVE_STATUSES } from '../../calls/state-machine.js';
-import type { ListCallsQuery } from './schemas.js';
+import { CALL_SORTS, type CallSort, type ListCallsQuery } from './schemas.js';
 import type { CallRow, ListedCallRow } from './serializer.js';
 
 export type CallRowFull = typeof calls.$inferSelect;
@@ -81,11 +81,20 @@ function whereOf(present: ReadonlySet<string>): SQL {
 }
 
 /**
- * Newest first. Spelled `desc nulls last` to match the indexes exactly (drizzle writes index
- * keys as `DESC NULLS LAST`; a plain `DESC` means NULLS FIRST, and the planner would then sort
- * the user's whole range instead of reading the first entries of the index).
+ * The column each order reads. Newest first is spelled `desc nulls last` to match the indexes
+ * exactly (drizzle writes index keys as `DESC NULLS LAST`; a plain `DESC` means NULLS FIRST,
+ * and the planner would then sort the user's whole range instead of reading the first entries
+ * of the index); oldest first is the same index read backwards (`asc nulls first`). Duration
+ * and cost have no index of their own: the database picks the page with a top-N sort over the
+ * filtered range.
  */
-const newestFirst = [sql`${calls.createdAt} desc nulls last`, sql`${calls.id} desc nulls last`];
+const SORT_COLUMNS = { created_at: calls.createdAt, duration: calls.duration, total_cost: calls.totalCost } as const;
+
+function orderOf(sort: CallSort, key: SQLWrapper, id: SQLWrapper): SQL[] {
+  return sort.startsWith('-')
+    ? [sql`${key} desc nulls last`, sql`${id} desc nulls last`]
+    : [sql`${key} asc nulls first`, sql`${id} asc nulls first`];
+}
 
 /**
  * The record's columns (see `CallRow`), in the order the list statement returns them: the list
@@ -143,8 +152,11 @@ function compile(name: string, query: { toSQL(): { sql: string; params: unknown[
  * - `count`: the total alone, for a page past the end.
  * `first` and `page` carry the total in each row.
  */
-function buildStatements(mask: number, present: ReadonlySet<string>): { first: Compiled; page: Compiled; count: Compiled } {
+function buildStatements(mask: number, present: ReadonlySet<string>, sort: CallSort): { first: Compiled; page: Compiled; count: Compiled } {
   const qb = new QueryBuilder();
+  const sortColumn = SORT_COLUMNS[sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
+  // The default order keeps its statement names (bench/calls-list.ts checks their plans).
+  const suffix = sort === '-created_at' ? `${mask}` : `${mask}_s${CALL_SORTS.indexOf(sort)}`;
   const where = whereOf(present);
   const total = countedByCounters(present)
     ? sql`(select coalesce(sum(${callCounts.n}), 0) from ${callCounts} where ${and(
@@ -156,43 +168,44 @@ function buildStatements(mask: number, present: ReadonlySet<string>): { first: C
   // The page's keys, in order; the nested loop over them keeps that order, so the join needs
   // neither a Sort nor the HashAggregate an `id IN (…)` would bring.
   const pageKeys = qb
-    .select({ id: calls.id, createdAt: calls.createdAt })
+    .select({ id: calls.id, key: sql`${sortColumn}`.as('key') })
     .from(calls)
     .where(where)
-    .orderBy(...newestFirst)
+    .orderBy(...orderOf(sort, sortColumn, calls.id))
     .limit(sql.placeholder('limit'))
     .offset(sql.placeholder('offset'))
     .as('page');
   return {
     first: compile(
-      `calls_list_first_${mask}`,
+      `calls_list_first_${suffix}`,
       qb
         .select({ ...recordColumns, total: sql`${total}`.as('total') })
         .from(calls)
         .where(where)
-        .orderBy(...newestFirst)
+        .orderBy(...orderOf(sort, sortColumn, calls.id))
         .limit(sql.placeholder('limit')),
     ),
     page: compile(
-      `calls_list_page_${mask}`,
+      `calls_list_page_${suffix}`,
       qb
         .select({ ...recordColumns, total: sql`${total}`.as('total') })
         .from(pageKeys)
         .innerJoin(calls, eq(calls.id, pageKeys.id))
-        .orderBy(sql`${pageKeys.createdAt} desc nulls last`, sql`${pageKeys.id} desc nulls last`),
+        .orderBy(...orderOf(sort, sql`${pageKeys.key}`, sql`${pageKeys.id}`)),
     ),
-    count: compile(`calls_list_count_${mask}`, qb.select({ total: sql`${total}`.as('total') }).from(sql`(select 1) as one`)),
+    count: compile(`calls_list_count_${suffix}`, qb.select({ total: sql`${total}`.as('total') }).from(sql`(select 1) as one`)),
   };
 }
 
 type Statements = ReturnType<typeof buildStatements>;
-const statementCache = new Map<number, Statements>();
+const statementCache = new Map<string, Statements>();
 
-/** The statements for one combination of filters (`userId` plus FILTER_KEYS); exported for bench/calls-list.ts's plan check. */
-export function statementsFor(present: ReadonlySet<string>): Statements {
+/** The statements for one combination of filters (`userId` plus FILTER_KEYS) and one order; exported for bench/calls-list.ts's plan check. */
+export function statementsFor(present: ReadonlySet<string>, sort: CallSort = '-created_at'): Statements {
   const mask = FILTER_KEYS.reduce((m, k, i) => (present.has(k) ? m | (1 << i) : m), 0);
-  let st = statementCache.get(mask);
-  if (!st) statementCache.set(mask, (st = buildStatements(mask, present)));
+  const key = `${mask}:${sort}`;
+  let st = statementCache.get(key);
+  if (!st) statementCache.set(key, (st = buildStatements(mask, present, sort)));
   return st;
 }
 
@@ -225,7 +238,8 @@ export interface CallPage {
 }
 
 /**
- * One page of the user's calls, newest first (created_at desc, id desc), and the total.
+ * One page of the user's calls in the asked order (by default newest first: created_at desc,
+ * id desc), and the total.
  *
  * The statements run on the generic-plan pool: with LIMIT and OFFSET as parameters, PostgreSQL's
  * default plan cache plans them afresh on every execution (half of the database's CPU per
@@ -241,11 +255,12 @@ export async function listCalls(
   page: number,
   perPage: number,
   region: string,
+  sort: CallSort = '-created_at',
 ): Promise<CallPage> {
   const values: Record<string, unknown> = { userId };
   for (const key of FILTER_KEYS) if (filters[key] !== undefined) values[key] = filters[key];
   if (typeof values.phoneNumber === 'string') values.phoneNumber = phoneFilterValue(values.phoneNumber, region);
-  const st = statementsFor(new Set(Object.keys(values)));
+  const st = statementsFor(new Set(Object.keys(values)), sort);
   const found = page === 1
     ? await run(database.genericPlans, st.first, { ...values, limit: perPage })
     : await run(database.genericPlans, st.page, { ...values, limit: perPage, offset: (page - 1) * perPage });

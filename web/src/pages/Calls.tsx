@@ -43,11 +43,22 @@ export default function Calls() {
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    setParams(Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== '')));
+    const filters = Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== ''));
+    setParams(params.get('sort') ? { ...filters, sort: params.get('sort')! } : filters);
   };
   const set = (k: keyof Filters) => (v: string) => setDraft({ ...draft, [k]: v });
   const [exporting, setExporting] = useState<string | null>(null);
-  /** Every call the applied filters find (newest first, up to EXPORT_MAX), as a CSV file. */
+  const sort = params.get('sort') ?? '-created_at';
+  const SORT_WORDS: Record<string, string> = {
+    '-created_at': 'newest first', created_at: 'oldest first', '-duration': 'longest first',
+    duration: 'shortest first', '-total_cost': 'dearest first', total_cost: 'cheapest first',
+  };
+  /** A new order starts again at page 1; the filters stay. */
+  const sortBy = (next: string) => {
+    const kept = Object.fromEntries([...params].filter(([k]) => k !== 'page' && k !== 'sort'));
+    setParams(next === '-created_at' ? kept : { ...kept, sort: next });
+  };
+  /** Every call the applied filters find (in the list's order, up to EXPORT_MAX), as a CSV file. */
   const exportCsv = async () => {
     const query = Object.fromEntries([...params].filter(([k]) => k !== 'page' && k !== 'per_page'));
     const rows: (string | number | null)[][] = [];
@@ -61,7 +72,7 @@ export default function Calls() {
         if (page >= res.last_page) break;
       }
       download(`calls-${new Date().toISOString().slice(0, 10)}.csv`, toCsv([...EXPORT_COLUMNS], rows));
-      setExporting(`Exported ${rows.length.toLocaleString('en')} calls${total > rows.length ? ` (the newest ${rows.length.toLocaleString('en')} of ${total.toLocaleString('en')})` : ''}.`);
+      setExporting(`Exported ${rows.length.toLocaleString('en')} calls${total > rows.length ? ` (the first ${rows.length.toLocaleString('en')} of ${total.toLocaleString('en')})` : ''}.`);
     } catch (err) {
       setExporting(`The export failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -91,6 +102,7 @@ export default function Calls() {
         />
         <TextField label="From (date)" type="date" value={draft.date_from} onChange={set('date_from')} errors={errors.date_from} />
         <TextField label="To (date)" type="date" value={draft.date_to} onChange={set('date_to')} errors={errors.date_to} />
+        <Select label="Order" value={sort} onChange={sortBy} errors={errors.sort} options={Object.entries(SORT_WORDS).map(([value, words]) => ({ value, label: words[0].toUpperCase() + words.slice(1) }))} />
         <div className="filter-buttons">
           <button type="submit">Apply filters</button>
           <button
@@ -117,7 +129,7 @@ export default function Calls() {
       {list.loading && !list.data && <Loading what="calls" />}
       {list.data && (
         <>
-          <CallTable calls={list.data.data} caption="Your calls, newest first" />
+          <CallTable calls={list.data.data} caption={`Your calls, ${SORT_WORDS[sort] ?? 'newest first'}`} sort={sort} onSort={sortBy} />
           {list.data.total > 0 && (
             <Pager
               label="Call list"

@@ -85,7 +85,19 @@ export function BackLink({ to, children }: { to: string; children: ReactNode }) 
 }
 
 /** A table with a caption (read by screen readers; shown only when `showCaption`) and column headers. */
-export function Table({ caption, columns, children, className, showCaption }: { caption: string; columns: string[]; children: ReactNode; className?: string; showCaption?: boolean }) {
+/**
+ * A table's sortable columns: each named column's sort key (`created_at` …), the current order
+ * (`-created_at` is that column descending) and what to do when a header is pressed. A header
+ * says its state to assistive technology with aria-sort; the first press orders descending
+ * (newest, longest, dearest first), the next ascending.
+ */
+export interface TableSort {
+  columns: Record<string, string>;
+  current: string;
+  onSort: (sort: string) => void;
+}
+
+export function Table({ caption, columns, children, className, showCaption, sort }: { caption: string; columns: string[]; children: ReactNode; className?: string; showCaption?: boolean; sort?: TableSort }) {
   // On a phone each row becomes a card whose cells say their column (data-label, see styles.css).
   const ref = useRef<HTMLTableElement>(null);
   useLayoutEffect(() => {
@@ -95,17 +107,25 @@ export function Table({ caption, columns, children, className, showCaption }: { 
       });
     }
   });
+  const header = (c: string) => {
+    const key = sort?.columns[c];
+    if (!sort || !key) return <th scope="col" key={c}>{c}</th>;
+    const state = sort.current === key ? 'ascending' : sort.current === `-${key}` ? 'descending' : 'none';
+    const next = state === 'descending' ? key : `-${key}`;
+    return (
+      <th scope="col" key={c} aria-sort={state}>
+        <button type="button" className="sort-button" onClick={() => sort.onSort(next)}>
+          {c}
+          <span aria-hidden="true">{state === 'ascending' ? ' ▲' : state === 'descending' ? ' ▼' : ' ↕'}</span>
+        </button>
+      </th>
+    );
+  };
   return (
     <table className={`cards${className ? ` ${className}` : ''}`} ref={ref}>
       <caption className={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
       <thead>
-        <tr>
-          {columns.map((c) => (
-            <th scope="col" key={c}>
-              {c}
-            </th>
-          ))}
-        </tr>
+        <tr>{columns.map(header)}</tr>
       </thead>
       <tbody>{children}</tbody>
     </table>
