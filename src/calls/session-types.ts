@@ -72,7 +72,8 @@ export const textStages: SpeechStages = {
 };
 
 export interface ToolExecutor {
-  run(tool: MidCallTool, argumentsJson: string): Promise<ToolOutcome>;
+  /** `log`: the call's logger, so that what the tool did is logged with the call's id. */
+  run(tool: MidCallTool, argumentsJson: string, log?: Logger): Promise<ToolOutcome>;
 }
 
 export interface SessionDeps {

@@ -206,7 +206,7 @@ export class TextTurns {
           continue;
         }
         h.fillers.waiting('tool');
-        const outcome = await this.deps.tools.run(tool, call.arguments).finally(() => h.fillers.cancel());
+        const outcome = await this.deps.tools.run(tool, call.arguments, this.deps.log).finally(() => h.fillers.cancel());
         h.toolRecords.push({ name: tool.name, ok: outcome.ok, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs });
         if (h.ended) return;
         answerToolCall(h.messages, call.id, outcome.content);

@@ -62,33 +62,34 @@ function asQueryValue(v: unknown): string {
  */
 export function callTools(
   tools: ReadonlyMap<string, MidCallTool> | readonly MidCallTool[],
-  executor: { run(tool: MidCallTool, argumentsJson: string): Promise<ToolOutcome> },
+  executor: { run(tool: MidCallTool, argumentsJson: string, log?: Logger): Promise<ToolOutcome> },
+  log?: Logger,
 ): CallTools {
   const byName = Array.isArray(tools) ? new Map(tools.map((t) => [t.name, t])) : (tools as ReadonlyMap<string, MidCallTool>);
   return {
     has: (name) => byName.has(name),
-    run: (name, argumentsJson) => executor.run(byName.get(name)!, argumentsJson),
+    run: (name, argumentsJson) => executor.run(byName.get(name)!, argumentsJson, log),
   };
 }
 
 export class ToolRunner {
   constructor(private readonly opts: { allowPrivate: boolean; log: Logger; maxResponseBytes?: number }) {}
 
-  async run(tool: MidCallTool, argumentsJson: string): Promise<ToolOutcome> {
+  async run(tool: MidCallTool, argumentsJson: string, log: Logger = this.opts.log): Promise<ToolOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     let args: Record<string, unknown>;
     try {
       args = parseArguments(argumentsJson, tool);
     } catch (err) {
-      return this.failure(tool, `invalid arguments: ${(err as Error).message}`, elapsed());
+      return this.failure(log, tool, `invalid arguments: ${(err as Error).message}`, elapsed());
     }
     const method = tool.method.toUpperCase();
     let url: URL;
     try {
       url = new URL(tool.endpoint);
     } catch {
-      return this.failure(tool, 'the tool endpoint is not a valid URL', elapsed());
+      return this.failure(log, tool, 'the tool endpoint is not a valid URL', elapsed());
     }
     const headers: Record<string, string> = {};
     for (const h of tool.headers) headers[h.name] = h.value;
@@ -117,7 +118,7 @@ export class ToolRunner {
         /* keep the text */
       }
       const ok = res.status >= 200 && res.status < 300;
-      this.opts.log.info({ tool: tool.name, status: res.status, durationMs: res.durationMs }, 'mid-call tool answered');
+      log.info({ tool: tool.name, status: res.status, durationMs: res.durationMs }, 'mid-call tool answered');
       return {
         ok,
         status: res.status,
@@ -131,12 +132,12 @@ export class ToolRunner {
           : err instanceof BlockedTargetError
             ? `the tool endpoint is not allowed (${err.message})`
             : `the request failed: ${(err as Error).message}`;
-      return this.failure(tool, message, elapsed());
+      return this.failure(log, tool, message, elapsed());
     }
   }
 
-  private failure(tool: MidCallTool, error: string, durationMs: number): ToolOutcome {
-    this.opts.log.warn({ tool: tool.name, error }, 'mid-call tool failed');
+  private failure(log: Logger, tool: MidCallTool, error: string, durationMs: number): ToolOutcome {
+    log.warn({ tool: tool.name, error }, 'mid-call tool failed');
     return { ok: false, error, content: JSON.stringify({ error }), durationMs };
   }
 }

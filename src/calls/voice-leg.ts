@@ -53,7 +53,7 @@ export function voiceLlmOptions(host: VoiceLegHost): LlmStageOptions {
     messages: host.messages,
     specs: host.specs,
     // The pipeline's ports (src/voice/ports.ts): the current assistant's tools, by name.
-    tools: callTools(host.toolsByName, deps.tools),
+    tools: callTools(host.toolsByName, deps.tools, deps.log),
     variables: s.variables,
     onToolCall: (record) => host.toolRecords.push(record),
     builtins: deps.builtins && voiceBuiltins(deps.builtins, host),

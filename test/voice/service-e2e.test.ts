@@ -11,8 +11,10 @@
  * no shorter than the speech double's configured delay. The conversation and the checks shared
  * with the multimodal test are test/support/service-conversation.ts.
  */
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../src/compose.js';
+import { createLogger } from '../../src/logger.js';
 import type { TwilioDouble } from '../support/doubles/twilio.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../support/doubles/voice.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
@@ -53,6 +55,23 @@ afterAll(async () => {
   await tool?.close();
 });
 
+/**
+ * Every line the service logged while the call ran carries the call's id — the engine's, the
+ * pipeline's (turn ends, speculation), the mid-call tool's — except an HTTP request's own lines
+ * (they carry the request's id) and the service-wide jobs named here.
+ */
+const SERVICE_WIDE = new Set(['call counters folded']);
+function expectCallLinesCarryId(logged: Record<string, unknown>[], callId: number) {
+  const first = logged.findIndex((l) => l.callId === callId);
+  const last = logged.map((l) => l.callId === callId && l.msg === 'call finished').lastIndexOf(true);
+  expect(first, 'the call logged').toBeGreaterThanOrEqual(0);
+  expect(last, 'the call finished').toBeGreaterThan(first);
+  const during = logged.slice(first, last + 1).filter((l) => !('reqId' in l) && !SERVICE_WIDE.has(String(l.msg)));
+  expect(during.filter((l) => l.callId !== callId).map((l) => l.msg)).toEqual([]);
+  const said = new Set(during.map((l) => l.msg));
+  for (const msg of ['end of turn', 'mid-call tool answered', 'call ended']) expect(said, msg).toContain(msg);
+}
+
 describe.each([
   { stt: 'deepgram' as const, number: '+14155550811' },
   { stt: 'openai' as const, number: '+14155550812' },
@@ -60,11 +79,20 @@ describe.each([
   let t: TestService;
   let user: TestUser;
   let assistantId: number;
+  /** Every line the service logged, at debug level (the call's lines are checked for its id). */
+  const logged: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) logged.push(JSON.parse(line));
+        done();
+      },
+    });
     t = await startTestService({
       listen: true,
       parts: fullProcess,
+      log: createLogger('debug', 'json', sink),
       env: {
         ...voice.envFor({ stt }),
         ...twilioEnv(double),
@@ -93,6 +121,7 @@ describe.each([
     expect(JSON.stringify(afterTool?.body.messages)).toContain('14:30');
 
     const replies = await expectBookingCallRecorded(t, user, voice, held);
+    expectCallLinesCarryId(logged, held.callId);
     for (const { timings } of replies) {
       // Text-to-speech starts after the first words and its first byte takes the double's delay.
       expect(timings.tts_first_byte_ms! - timings.llm_first_token_ms!, JSON.stringify(timings)).toBeGreaterThanOrEqual(TTS_FIRST_BYTE_MS - 5);
