@@ -50,6 +50,8 @@ describe('provider keys in the browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/assistants');
     await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Provider keys' }).waitFor();
+    await expectAccessible('keys-00-account');
     await page.getByRole('link', { name: 'Provider keys' }).click();
     await page.waitForURL('**/settings/keys');
     await page.getByRole('heading', { name: 'OpenAI' }).waitFor();
@@ -115,6 +117,8 @@ describe('provider keys in the browser', () => {
     await page.goto(`${base}/assistants/${assistant.id}#talk`);
     const note = page.getByTestId('talk-offline');
     await expect.poll(() => note.textContent()).toContain('the replies come from the offline stand-in');
+    expect(await note.textContent()).toContain('serve speech in your calls (Deepgram, ElevenLabs, OpenAI), not the LLM');
+    await expectAccessible('keys-05-talk-panel-note');
     await note.getByRole('link', { name: 'Provider keys' }).click();
     await page.waitForURL('**/settings/keys');
     await page.getByRole('heading', { name: 'Provider keys' }).waitFor();
