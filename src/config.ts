@@ -193,6 +193,13 @@ const speech = {
     .optional()
     .describe('A speech-to-speech server speaking the OpenAI Realtime protocol (e.g. `wss://api.openai.com/v1/realtime?model=gpt-realtime`), for assistants in `mode: multimodal`.'),
   REALTIME_API_KEY: z.string().optional().describe('Bearer key for `REALTIME_URL`.'),
+  OPENAI_API_URL: z
+    .string()
+    .url()
+    .default('https://api.openai.com/v1')
+    .describe(
+      "OpenAI's own API base, with `/v1`: where a user's own OpenAI key (Provider keys in the dashboard) is sent for speech-to-text, text-to-speech and speech-to-speech (`/realtime` on the same host) and tested (`GET /models`). Change it only to point at a stand-in.",
+    ),
 };
 
 const telephony = {

@@ -78,6 +78,25 @@ export class ProviderCredentials {
   }
 
   /**
+   * One of the user's keys in clear (to try it); null when none is stored. Throws
+   * UnreadableProviderKeysError when SECRET_KEY cannot open it.
+   */
+  async keyFor(userId: number, provider: KeyProvider): Promise<string | null> {
+    const [row] = await this.db
+      .select({ sealedKey: providerCredentials.sealedKey })
+      .from(providerCredentials)
+      .where(and(eq(providerCredentials.userId, userId), eq(providerCredentials.provider, provider)));
+    if (!row) return null;
+    const key = this.credentialsKey();
+    try {
+      if (!key) throw new SecretKeyMissingError();
+      return unseal(row.sealedKey, key);
+    } catch {
+      throw new UnreadableProviderKeysError([provider]);
+    }
+  }
+
+  /**
    * The user's keys in clear. A stored key that cannot be opened (SECRET_KEY changed, or none
    * is set) throws UnreadableProviderKeysError: the account's calls must not go on without it
    * (ProviderRegistry.forAccount).

@@ -31,8 +31,8 @@ export const KEY_PROVIDERS = ['deepgram', 'elevenlabs', 'openai'] as const;
 export type KeyProvider = (typeof KEY_PROVIDERS)[number];
 export type AccountKeys = Partial<Record<KeyProvider, string>>;
 
-export const OPENAI_API_BASE = 'https://api.openai.com/v1';
-export const OPENAI_REALTIME_URL = 'wss://api.openai.com/v1/realtime?model=gpt-realtime';
+/** OpenAI's speech-to-speech endpoint on the API base (`OPENAI_API_URL`). */
+export const openAiRealtimeUrl = (apiBase: string) => `${apiBase.replace(/^http/, 'ws').replace(/\/+$/, '')}/realtime?model=gpt-realtime`;
 
 export type SpeechConfig = Pick<
   Config,
@@ -40,7 +40,7 @@ export type SpeechConfig = Pick<
   | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL'
   | 'ELEVENLABS_API_KEY' | 'ELEVENLABS_URL' | 'ELEVENLABS_MODEL'
   | 'TTS_BASE_URL' | 'TTS_API_KEY' | 'TTS_MODEL'
-  | 'REALTIME_URL' | 'REALTIME_API_KEY'
+  | 'REALTIME_URL' | 'REALTIME_API_KEY' | 'OPENAI_API_URL'
 >;
 
 export interface SpeechProviders {
@@ -49,11 +49,15 @@ export interface SpeechProviders {
   realtime: RealtimeProvider[];
 }
 
-const isOpenAiHost = (url: string) => new URL(url).hostname === 'api.openai.com';
+/** OpenAI's own host, or the one OPENAI_API_URL names. */
+const isOpenAiHost = (url: string, apiBase: string) => {
+  const host = new URL(url).hostname;
+  return host === 'api.openai.com' || host === new URL(apiBase).hostname;
+};
 
 /** An OpenAI-protocol endpoint: the operator's (with the account key only on OpenAI's host), else OpenAI's with the account key. */
-function openAiEndpoint(url: string | undefined, key: string | undefined, accountKey: string | undefined, fallback: string) {
-  if (url) return { url, apiKey: accountKey && isOpenAiHost(url) ? accountKey : key };
+function openAiEndpoint(url: string | undefined, key: string | undefined, accountKey: string | undefined, fallback: string, apiBase: string) {
+  if (url) return { url, apiKey: accountKey && isOpenAiHost(url, apiBase) ? accountKey : key };
   return accountKey ? { url: fallback, apiKey: accountKey } : null;
 }
 
@@ -62,7 +66,8 @@ export function speechProviders(config: SpeechConfig, keys: AccountKeys = {}, lo
   const out: SpeechProviders = { stt: [], tts: [], realtime: [] };
 
   const deepgramKey = keys.deepgram ?? config.DEEPGRAM_API_KEY;
-  const stt = openAiEndpoint(config.STT_BASE_URL, config.STT_API_KEY, keys.openai, OPENAI_API_BASE);
+  const openAiBase = config.OPENAI_API_URL;
+  const stt = openAiEndpoint(config.STT_BASE_URL, config.STT_API_KEY, keys.openai, openAiBase, openAiBase);
   // Both when both are configured: an assistant's transcriber_provider_id chooses; Deepgram is the default.
   if (deepgramKey) {
     // A Flux model speaks another protocol on /v2/listen (its own end-of-turn events).
@@ -74,10 +79,10 @@ export function speechProviders(config: SpeechConfig, keys: AccountKeys = {}, lo
   if (local) out.tts.push(local);
   const elevenLabsKey = keys.elevenlabs ?? config.ELEVENLABS_API_KEY;
   if (elevenLabsKey) out.tts.push(new ElevenLabsTts({ url: config.ELEVENLABS_URL, apiKey: elevenLabsKey, model: config.ELEVENLABS_MODEL }));
-  const tts = openAiEndpoint(config.TTS_BASE_URL, config.TTS_API_KEY, keys.openai, OPENAI_API_BASE);
+  const tts = openAiEndpoint(config.TTS_BASE_URL, config.TTS_API_KEY, keys.openai, openAiBase, openAiBase);
   if (tts) out.tts.push(new OpenAiTts({ baseUrl: tts.url, apiKey: tts.apiKey, model: config.TTS_MODEL }));
 
-  const realtime = openAiEndpoint(config.REALTIME_URL, config.REALTIME_API_KEY, keys.openai, OPENAI_REALTIME_URL);
+  const realtime = openAiEndpoint(config.REALTIME_URL, config.REALTIME_API_KEY, keys.openai, openAiRealtimeUrl(openAiBase), openAiBase);
   if (realtime) out.realtime.push(new OpenAiRealtime({ url: realtime.url, apiKey: realtime.apiKey }));
   return out;
 }

@@ -42,6 +42,7 @@ const router = createBrowserRouter([
       { path: 'calls', loader: prefetchCallList, ...page(() => import('./pages/Calls')) },
       { path: 'calls/:id', ...page(() => import('./pages/CallDetail')) },
       { path: 'account', ...page(() => import('./pages/Account')) },
+      { path: 'settings/keys', ...page(() => import('./pages/ProviderKeys')) },
       { path: 'admin', ...page(() => import('./pages/Admin')) },
       { path: 'admin/users/:id', ...page(() => import('./pages/AdminUser')) },
       { path: '*', ...page(() => import('./pages/NotFound')) },

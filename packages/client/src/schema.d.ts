@@ -6158,6 +6158,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/provider-keys/{provider}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a key with one real, read-only request to the vendor (OpenAI `GET /models`, Deepgram `GET /v1/projects`, ElevenLabs `GET /v1/user`)
+         * @description Tries the caller's stored key, or the `api_key` in the body (not stored) to check a key before saving it. The request goes where the deployment sends that vendor's traffic (`OPENAI_API_URL`, `DEEPGRAM_URL`'s host, `ELEVENLABS_URL`'s host) and gives up after 10 s. The answer is 200 whether the vendor accepted the key or not: `ok` says which, `message` says what failed in words. One request per call, never retried.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    provider: "deepgram" | "elevenlabs" | "openai";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A key to try instead of the stored one (it is not stored); leave out to try the stored key */
+                        api_key?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the one request made, e.g. `GET https://api.openai.com/v1/models` */
+                            checked: string;
+                            /** @description which key was tried (its last four characters) */
+                            key_hint: string;
+                            /** @description how long the request took */
+                            latency_ms: number;
+                            /** @description for people: what worked or what failed, e.g. 'OpenAI refused the key (401 Unauthorized): …' or 'Could not reach … (connection refused).' */
+                            message: string;
+                            /** @description true when the vendor accepted the key */
+                            ok: boolean;
+                            /** @enum {string} */
+                            provider: "deepgram" | "elevenlabs" | "openai";
+                            /** @description the vendor's HTTP status, when it answered */
+                            status?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/sandbox/inbound-call": {
         parameters: {
             query?: never;

@@ -6,10 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isoMicro } from '../../db/time.js';
-import { notFound } from '../toolkit/errors.js';
-import { messageSchema, typed } from '../toolkit/route.js';
-import { ProviderCredentials, type StoredKey } from '../../accounts/provider-keys.js';
-import { providerParam, setKeyBody, storedKeySchema } from './schemas.js';
+import { maskSecret } from '../../lib/secrets.js';
+import { checkProviderKey } from '../../providers/key-check.js';
+import { HttpError, notFound } from '../toolkit/errors.js';
+import { messageSchema, typed, validationSchema } from '../toolkit/route.js';
+import { ProviderCredentials, UnreadableProviderKeysError, type StoredKey } from '../../accounts/provider-keys.js';
+import { keyCheckSchema, providerParam, setKeyBody, storedKeySchema, testKeyBody } from './schemas.js';
 
 const tags = ['provider keys'];
 
@@ -45,5 +47,34 @@ export async function providerKeyRoutes(app: FastifyInstance): Promise<void> {
     if (!(await credentials.clear(req.user.id, req.params.provider))) throw notFound('Provider key not found.');
     app.ctx.providers.accountKeysChanged(req.user.id);
     return { message: 'Provider key removed' };
+  });
+
+  r.post('/api/user/provider-keys/:provider/test', {
+    schema: {
+      tags,
+      summary: 'Try a key with one real, read-only request to the vendor (OpenAI `GET /models`, Deepgram `GET /v1/projects`, ElevenLabs `GET /v1/user`)',
+      description:
+        "Tries the caller's stored key, or the `api_key` in the body (not stored) to check a key before saving it. The request goes where the deployment sends that vendor's traffic (`OPENAI_API_URL`, `DEEPGRAM_URL`'s host, `ELEVENLABS_URL`'s host) and gives up after 10 s. The answer is 200 whether the vendor accepted the key or not: `ok` says which, `message` says what failed in words. One request per call, never retried.",
+      params: providerParam,
+      body: testKeyBody,
+      response: { 200: keyCheckSchema, 404: messageSchema, 409: messageSchema, 422: validationSchema },
+    },
+    config: { notFoundMessage: 'Provider not found.' },
+  }, async (req) => {
+    const provider = req.params.provider;
+    let key = req.body?.api_key ?? null;
+    if (!key) {
+      try {
+        key = await credentials.keyFor(req.user.id, provider);
+      } catch (err) {
+        if (err instanceof UnreadableProviderKeysError) throw new HttpError(409, 'The stored key cannot be opened with this deployment\'s SECRET_KEY (it changed or is missing); store the key again.');
+        throw err;
+      }
+    }
+    if (!key) throw notFound('Provider key not found.');
+    const result = await checkProviderKey(provider, key, app.ctx.config);
+    req.log.info({ provider, ok: result.ok, status: result.status, latency_ms: result.latencyMs }, 'provider key tried');
+    const { latencyMs, ...rest } = result;
+    return { ...rest, latency_ms: latencyMs, key_hint: maskSecret(key) };
   });
 }

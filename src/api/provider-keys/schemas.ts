@@ -15,3 +15,18 @@ export const storedKeySchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+
+/** Trying a key: the stored one, or (before storing it) the one in the body. */
+export const testKeyBody = z
+  .object({ api_key: setKeyBody.shape.api_key.optional().describe('A key to try instead of the stored one (it is not stored); leave out to try the stored key') })
+  .optional();
+
+export const keyCheckSchema = z.object({
+  ok: z.boolean().describe('true when the vendor accepted the key'),
+  provider: z.enum(KEY_PROVIDERS),
+  checked: z.string().describe('the one request made, e.g. `GET https://api.openai.com/v1/models`'),
+  status: z.number().int().optional().describe("the vendor's HTTP status, when it answered"),
+  message: z.string().describe("for people: what worked or what failed, e.g. 'OpenAI refused the key (401 Unauthorized): …' or 'Could not reach … (connection refused).'"),
+  latency_ms: z.number().int().describe('how long the request took'),
+  key_hint: z.string().describe('which key was tried (its last four characters)'),
+});

@@ -10,6 +10,8 @@
  *   `[DONE]`. Non-streamed requests (post-call extraction) get one JSON completion.
  * - `answer(...handlers)`: a queue of raw handlers, used before any script (exact wire control).
  *
+ * `GET /v1/models` answers OpenAI's model list (with the same key check).
+ *
  * Knobs: per-token delay, hanging after N chunks, dropping the connection after N chunks, an
  * error status, the required key. Every request is recorded (`received`). A history that breaks
  * OpenAI's pairing of `tool_calls` and `tool` results is refused with OpenAI's 400, as the real
@@ -93,10 +95,13 @@ export class ChatDouble extends ScriptedDouble {
     }
     const received = { headers: req.headers, body };
     this.received.push(received);
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return void json(404, { error: { message: 'not found' } })(received, res);
+    const listing = req.method === 'GET' && req.url === '/v1/models';
+    if (!listing && (req.method !== 'POST' || req.url !== '/v1/chat/completions')) return void json(404, { error: { message: 'not found' } })(received, res);
     if (this.knobs.apiKey && req.headers.authorization !== `Bearer ${this.knobs.apiKey}`) {
-      return void json(401, { error: { message: 'Incorrect API key provided.' } })(received, res);
+      return void json(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } })(received, res);
     }
+    // OpenAI's model list, as every OpenAI-compatible server serves it (what trying a key asks for).
+    if (listing) return void json(200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1721172741, owned_by: 'system' }] })(received, res);
     if (this.knobs.failWith) return void json(this.knobs.failWith, { error: { message: `failing with ${this.knobs.failWith} (test knob)` } })(received, res);
     const unpaired = toolPairingError(body?.messages);
     if (unpaired) return void json(400, { error: unpaired })(received, res);

@@ -86,6 +86,16 @@ export class DeepgramDouble extends ProtocolDouble {
     return `${this.server.origin('ws')}/v1/listen`;
   }
 
+  /** The management API's `GET /v1/projects` (what trying a key asks for), with Deepgram's 401 body. */
+  protected override onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/projects') return void res.writeHead(404).end();
+    const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (this.knobs.failAuth || req.headers.authorization !== `Token ${this.knobs.apiKey}`) {
+      return json(401, { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: 'double-request' });
+    }
+    json(200, { projects: [{ project_id: 'double-project', name: 'Double project' }] });
+  }
+
   protected override onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/v1/listen') return refuseUpgrade(socket, 404, 'Not Found');

@@ -71,6 +71,16 @@ export class ElevenLabsDouble extends ProtocolDouble {
     return this.server.origin('ws');
   }
 
+  /** `GET /v1/user` (what trying a key asks for), with ElevenLabs' 401 body for a wrong key. */
+  protected override onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/user') return void res.writeHead(404).end();
+    const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.headers['xi-api-key'] !== this.knobs.apiKey) {
+      return json(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
+    }
+    json(200, { user_id: 'double-user', subscription: { tier: 'free', character_count: 0, character_limit: 10000 } });
+  }
+
   protected override onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://x');
     const m = /^\/v1\/text-to-speech\/([^/]+)\/stream-input$/.exec(url.pathname);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { unwrap } from '../api';
 import { useApi, useSession } from '../session';
 import { Empty, ErrorBanner, Loading, Notice, PageTitle, Table } from '../ui/common';
@@ -58,6 +59,13 @@ export default function Account() {
           <div><dt>Calls at once allowed</dt><dd>{me.data.max_calls_in_parallel}</dd></div>
         </dl>
       )}
+
+      <section aria-labelledby="provider-keys-heading">
+        <h2 id="provider-keys-heading">Provider keys</h2>
+        <p>
+          Your own Deepgram, ElevenLabs and OpenAI keys for speech in your calls, each with a test: <Link to="/settings/keys">Provider keys</Link>.
+        </p>
+      </section>
 
       <section aria-labelledby="numbers-heading">
         <h2 id="numbers-heading">Phone numbers</h2>

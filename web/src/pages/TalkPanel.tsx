@@ -77,7 +77,9 @@ export function TalkPanel({ assistantId }: { assistantId: number }) {
           <strong>No LLM is connected:</strong> the replies come from the offline stand-in, which says a few fixed
           lines (a greeting, an answer, goodbye) and ends the call, so you can try the flow before adding a model.
           An operator connects one by setting <code>LLM_BASE_URL</code> (and <code>LLM_API_KEY</code>) on the
-          service; the documentation's "Connecting LLM, speech-to-text and text-to-speech" page says how.
+          service; the documentation's "Connecting LLM, speech-to-text and text-to-speech" page says how. Your own
+          keys on the <Link to="/settings/keys">Provider keys</Link> page serve speech in your calls (Deepgram,
+          ElevenLabs, OpenAI), not the LLM.
         </p>
       )}
       <ErrorBanner error={error} />
