@@ -78,7 +78,7 @@ export default function Account() {
                   <td>{n.is_available ? 'yes' : 'no'}</td>
                   <td>
                     <button type="button" className="secondary" onClick={() => setNaming(n)} aria-label={`Name ${n.phone_number}`}>
-                      Name it
+                      Name
                     </button>
                   </td>
                 </tr>
