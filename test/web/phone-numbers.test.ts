@@ -1,8 +1,8 @@
 /**
  * Phone numbers and Twilio credentials in the dashboard, in headless Chromium: the admin adds a
- * number to a user, saves the user's Twilio credentials (the Twilio double accepts them), sees
- * them refused with a wrong auth token (the double refuses), removes a number; the user names
- * their number. Each state: axe-core (no serious or critical violations) at desktop width and
+ * number to a user, sees a wrong auth token refused by Twilio (the Twilio double), saves the
+ * user's credentials (the double accepts them) and adds a Twilio number, removes a number; the
+ * user names their number. Each state: axe-core (no serious or critical violations) at desktop width and
  * at 390 px, and the pages do not scroll sideways on a phone.
  */
 import type { Page } from 'playwright-core';
@@ -85,7 +85,7 @@ describe('phone numbers and Twilio credentials in a browser', () => {
     await expectFits('pn-02-admin-user-numbers');
   });
 
-  it("the admin sees a wrong auth token refused by Twilio, then saves the user's credentials", async () => {
+  it("the admin sees a wrong auth token refused by Twilio, then saves the user's credentials and adds a Twilio number", async () => {
     await field('Account SID').fill(twilio.accountSid);
     await field('Auth token').fill('not-the-token-' + 'x'.repeat(18));
     await page.getByRole('button', { name: 'Check and save' }).click();
@@ -101,6 +101,13 @@ describe('phone numbers and Twilio credentials in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Twilio accepted the credentials; they are saved.' }).waitFor();
     await page.getByText(`••••${twilio.authToken.slice(-4)}`).waitFor();
     expect((await t.admin.get(`/api/admin/users/${ada.id}/carriers/twilio`)).body.data).toMatchObject({ account_sid: twilio.accountSid });
+    // With credentials stored, a Twilio number can be added to the user.
+    await field('Phone number').fill('+14155550199');
+    await field('Carrier').selectOption('twilio');
+    await field('Twilio number SID (optional)').fill('PN' + 'c'.repeat(32));
+    await page.getByRole('button', { name: 'Add number' }).click();
+    await page.getByRole('cell', { name: '+14155550199', exact: true }).waitFor();
+    expect((await t.admin.get(`/api/admin/users/${ada.id}/phone-numbers`)).body.data.at(-1)).toMatchObject({ carrier: 'twilio', carrier_sid: 'PN' + 'c'.repeat(32) });
     // Twilio was asked with the account's own credentials, both times.
     const checks = twilio.requests.filter((r) => r.path === `/2010-04-01/Accounts/${twilio.accountSid}.json`).map((r) => r.status);
     expect(checks).toEqual([401, 200]);
@@ -117,7 +124,7 @@ describe('phone numbers and Twilio credentials in a browser', () => {
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('status').filter({ hasText: '+4930555000901 is now called "Berlin office".' }).waitFor();
     await page.getByRole('cell', { name: 'Berlin office', exact: true }).waitFor();
-    expect((await ada.get('/api/user/phone-numbers')).body.data[0]).toMatchObject({ phone_number: '+4930555000901', label: 'Berlin office' });
+    expect((await ada.get('/api/user/phone-numbers')).body.data.find((n: { phone_number: string }) => n.phone_number === '+4930555000901')).toMatchObject({ phone_number: '+4930555000901', label: 'Berlin office' });
     await expectFits('pn-05-account-named');
   });
 });

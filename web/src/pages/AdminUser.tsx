@@ -163,12 +163,16 @@ function AddNumber({ userId, onAdded }: { userId: string; onAdded(): void }) {
   const api = useApi();
   const [phone, setPhone] = useState('');
   const [kind, setKind] = useState('Normal');
+  const [carrier, setCarrier] = useState('sandbox');
+  const [sid, setSid] = useState('');
   const submit = useSubmit();
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const res = await submit.run(() => unwrap(api.POST('/api/admin/users/{id}/phone-numbers', { params: { path: { id: userId } }, body: { phone_number: phone, type_label: kind } as never })));
+    const body = { phone_number: phone, type_label: kind, carrier, ...(carrier === 'twilio' ? { carrier_sid: sid.trim() || null } : {}) };
+    const res = await submit.run(() => unwrap(api.POST('/api/admin/users/{id}/phone-numbers', { params: { path: { id: userId } }, body: body as never })));
     if (res) {
       setPhone('');
+      setSid('');
       onAdded();
     }
   };
@@ -177,6 +181,16 @@ function AddNumber({ userId, onAdded }: { userId: string; onAdded(): void }) {
       <h3 id="add-number-heading">Add a phone number</h3>
       <TextField label="Phone number" value={phone} onChange={setPhone} errors={submit.fieldErrors.phone_number} />
       <Select label="Kind" value={kind} onChange={setKind} errors={submit.fieldErrors.type_label} options={['Normal', 'SIP', 'Caller ID'].map((k) => ({ value: k, label: k }))} />
+      <Select
+        label="Carrier"
+        value={carrier}
+        onChange={setCarrier}
+        errors={submit.fieldErrors.carrier}
+        options={[{ value: 'sandbox', label: 'Sandbox (simulated)' }, { value: 'twilio', label: 'Twilio' }]}
+      />
+      {carrier === 'twilio' && (
+        <TextField label="Twilio number SID (optional)" value={sid} onChange={setSid} errors={submit.fieldErrors.carrier_sid} hint="PN followed by 32 characters" />
+      )}
       <button type="submit" disabled={submit.busy}>
         Add number
       </button>
