@@ -3,7 +3,7 @@
  * Removing one never touches call records: a call keeps the number as text
  * (`assistant_phone_number`), and an assistant that held it is left without a number.
  */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/pool.js';
 import { assistants, calls, phoneNumbers } from '../db/schema.js';
 import { countryOf, toE164 } from '../lib/phone.js';
@@ -100,8 +100,8 @@ export async function addPhoneNumber(
 // the subquery compare the assistant's own id.
 const assigned = sql<boolean>`exists (select 1 from assistants a where a.phone_number_id = phone_numbers.id and a.deleted_at is null)`;
 
-/** Numbers of one user, or of every user, in id order. */
-export async function listPhoneNumbers(db: Db, opts: { userId?: number } = {}): Promise<PhoneNumberSummary[]> {
+/** Numbers of one user, or of every user (or the one number `id`), in id order. */
+export async function listPhoneNumbers(db: Db, opts: { userId?: number; id?: number } = {}): Promise<PhoneNumberSummary[]> {
   return db
     .select({
       id: phoneNumbers.id,
@@ -116,7 +116,10 @@ export async function listPhoneNumbers(db: Db, opts: { userId?: number } = {}): 
       createdAt: phoneNumbers.createdAt,
     })
     .from(phoneNumbers)
-    .where(opts.userId === undefined ? undefined : eq(phoneNumbers.userId, opts.userId))
+    .where(and(
+      opts.userId === undefined ? undefined : eq(phoneNumbers.userId, opts.userId),
+      opts.id === undefined ? undefined : eq(phoneNumbers.id, opts.id),
+    ))
     .orderBy(asc(phoneNumbers.id));
 }
 
@@ -141,8 +144,8 @@ export async function removePhoneNumber(db: Db, id: number, opts: { userId?: num
 
 /** One number of one user (null when it is not theirs or does not exist). */
 export async function findPhoneNumber(db: Db, id: number, userId?: number): Promise<PhoneNumberSummary | null> {
-  const rows = await listPhoneNumbers(db, { userId });
-  return rows.find((n) => n.id === id) ?? null;
+  const [row] = await listPhoneNumbers(db, { userId, id });
+  return row ?? null;
 }
 
 /** Names a number of `userId` (null or blank clears the name); another user's number is not found. */
@@ -159,16 +162,19 @@ export async function renamePhoneNumber(db: Db, id: number, userId: number, labe
 
 /**
  * Locks the number's row for the rest of the transaction (an assistant taking it meanwhile
- * waits: its foreign key needs a share lock on the row) and says what holds it: the names of
- * the live assistants that use it, and how many of `liveStatuses` calls run on it.
+ * waits: its foreign key needs a share lock on the row) and says what holds it: the assistants
+ * (not deleted) that answer or call on it or place warm transfers from it, and how many calls in
+ * one of `liveStatuses` run on it.
  */
 async function lockAndInspect(tx: Db, id: number, liveStatuses: readonly string[]) {
   const [number] = await tx.select().from(phoneNumbers).where(eq(phoneNumbers.id, id)).for('update');
   if (!number) throw new AccountError('number-not-found', `Phone number not found: ${id}`);
+  // Its own number, or the number a warm transfer calls the supervisor from.
+  const warmTransferFrom = sql`${assistants.builtinTools} @> ${JSON.stringify([{ type: 'warm_call_transfer', data: { outbound_phone_id: id } }])}::jsonb`;
   const holders = await tx
     .select({ id: assistants.id, name: assistants.name })
     .from(assistants)
-    .where(and(eq(assistants.phoneNumberId, id), isNull(assistants.deletedAt)))
+    .where(and(or(eq(assistants.phoneNumberId, id), warmTransferFrom), isNull(assistants.deletedAt)))
     .orderBy(asc(assistants.id));
   const [live] = liveStatuses.length === 0
     ? [{ n: 0 }]
@@ -207,6 +213,8 @@ export async function reassignPhoneNumber(
       const problem = await twilioCredentialsProblem(tx, opts.twilio, newUserId);
       if (problem) throw new AccountError('carrier-credentials-missing', problem);
     }
+    // Deleted assistants of the old owner keep no link to a number that is no longer theirs.
+    await tx.update(assistants).set({ phoneNumberId: null }).where(eq(assistants.phoneNumberId, id));
     await tx.update(phoneNumbers).set({ userId: newUserId, label: null }).where(eq(phoneNumbers.id, id));
   });
   return (await findPhoneNumber(db, id))!;

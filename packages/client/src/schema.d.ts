@@ -16,7 +16,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a phone number
-         * @description Refused (409) while an assistant holds the number or a call runs on it. Calls made on it keep the number as text and are never deleted.
+         * @description Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. Calls made on it keep the number as text and are never deleted.
          */
         delete: {
             parameters: {
@@ -68,7 +68,7 @@ export interface paths {
         head?: never;
         /**
          * Give a phone number to another user
-         * @description Refused (409) while an assistant holds the number or a call runs on it. A Twilio number needs Twilio credentials its new owner's calls can use (422 on `user_id`). The old owner's name for the number (`label`) is cleared.
+         * @description Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. A Twilio number needs Twilio credentials its new owner's calls can use (422 on `user_id`). The old owner's name for the number (`label`) is cleared.
          */
         patch: {
             parameters: {

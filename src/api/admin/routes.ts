@@ -105,7 +105,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'Give a phone number to another user',
-      description: 'Refused (409) while an assistant holds the number or a call runs on it. A Twilio number needs Twilio credentials its new owner\'s calls can use (422 on `user_id`). The old owner\'s name for the number (`label`) is cleared.',
+      description: 'Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. A Twilio number needs Twilio credentials its new owner\'s calls can use (422 on `user_id`). The old owner\'s name for the number (`label`) is cleared.',
       params: numberIdParam,
       body: reassignPhoneNumberBody,
       response: { 200: z.object({ message: z.string(), data: adminPhoneNumberSchema }), 404: messageSchema, 409: messageSchema, 422: validationSchema },
@@ -128,7 +128,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     schema: {
       tags,
       summary: 'Remove a phone number',
-      description: 'Refused (409) while an assistant holds the number or a call runs on it. Calls made on it keep the number as text and are never deleted.',
+      description: 'Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. Calls made on it keep the number as text and are never deleted.',
       params: numberIdParam,
       response: { 200: messageSchema, 404: messageSchema, 409: messageSchema },
     },

@@ -147,6 +147,21 @@ describe('the admin moves and removes numbers', () => {
     expect((await t.admin.delete(`/api/admin/phone-numbers/${number.id}`)).status).toBe(404);
   });
 
+  it('refuses while an assistant places warm transfers from the number', async () => {
+    const number = await t.addPhoneNumber(alice.id, '+4930555000406');
+    const data = {
+      supervisor_phone: '+4930555000999', outbound_phone_id: number.id, description: 'Hand over to a supervisor',
+      caller_id_mode: 'outbound_number' as const, hold_music: 'none' as const, hold_music_volume: 0.5,
+    };
+    const assistant = await insertAssistant(t, alice.id, { name: 'Escalator', builtinTools: [{ type: 'warm_call_transfer', data }] });
+    const held = await t.admin.delete(`/api/admin/phone-numbers/${number.id}`);
+    expect(held.status).toBe(409);
+    expect(held.body.message).toContain(`"Escalator" (${assistant.id})`);
+    expect((await patch(t.admin, `/api/admin/phone-numbers/${number.id}`, { user_id: bob.id })).status).toBe(409);
+    await t.service.ctx.database.pool.query("UPDATE assistants SET builtin_tools = '[]' WHERE id = $1", [assistant.id]);
+    expect((await t.admin.delete(`/api/admin/phone-numbers/${number.id}`)).status).toBe(200);
+  });
+
   it("does not count another user's live call on the same number text", async () => {
     const number = await t.addPhoneNumber(alice.id, '+4930555000405');
     await insertCall(t, bob.id, { status: 'in-progress', assistantPhoneNumber: '+4930555000405' });
