@@ -10,6 +10,7 @@ export type AccountErrorKind =
   | 'phone-taken'
   | 'token-not-found'
   | 'number-not-found'
+  | 'number-in-use'
   | 'carrier-account-not-found'
   | 'carrier-credentials-missing'
   | 'unknown-provider'

@@ -3,9 +3,9 @@
  * Removing one never touches call records: a call keeps the number as text
  * (`assistant_phone_number`), and an assistant that held it is left without a number.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/pool.js';
-import { assistants, phoneNumbers } from '../db/schema.js';
+import { assistants, calls, phoneNumbers } from '../db/schema.js';
 import { countryOf, toE164 } from '../lib/phone.js';
 import { twilioCredentialsProblem, type TwilioCredentialSource } from './carrier-accounts.js';
 import { AccountError } from './errors.js';
@@ -40,6 +40,8 @@ export interface PhoneNumberSummary {
   typeLabel: string;
   carrier: string;
   carrierSid: string | null;
+  /** The owner's own name for the number; null = none. */
+  label: string | null;
   /** Held by an assistant that is not deleted. */
   assigned: boolean;
   createdAt: string;
@@ -98,8 +100,8 @@ export async function addPhoneNumber(
 // the subquery compare the assistant's own id.
 const assigned = sql<boolean>`exists (select 1 from assistants a where a.phone_number_id = phone_numbers.id and a.deleted_at is null)`;
 
-/** Numbers of one user, or of every user, in id order. */
-export async function listPhoneNumbers(db: Db, opts: { userId?: number } = {}): Promise<PhoneNumberSummary[]> {
+/** Numbers of one user, or of every user (or the one number `id`), in id order. */
+export async function listPhoneNumbers(db: Db, opts: { userId?: number; id?: number } = {}): Promise<PhoneNumberSummary[]> {
   return db
     .select({
       id: phoneNumbers.id,
@@ -109,11 +111,15 @@ export async function listPhoneNumbers(db: Db, opts: { userId?: number } = {}): 
       typeLabel: phoneNumbers.typeLabel,
       carrier: phoneNumbers.carrier,
       carrierSid: phoneNumbers.carrierSid,
+      label: phoneNumbers.label,
       assigned,
       createdAt: phoneNumbers.createdAt,
     })
     .from(phoneNumbers)
-    .where(opts.userId === undefined ? undefined : eq(phoneNumbers.userId, opts.userId))
+    .where(and(
+      opts.userId === undefined ? undefined : eq(phoneNumbers.userId, opts.userId),
+      opts.id === undefined ? undefined : eq(phoneNumbers.id, opts.id),
+    ))
     .orderBy(asc(phoneNumbers.id));
 }
 
@@ -133,5 +139,98 @@ export async function removePhoneNumber(db: Db, id: number, opts: { userId?: num
       .returning();
     if (!row) throw new AccountError('number-not-found', `Phone number not found: ${id}`);
     return { number: { ...row, assigned: held.n > 0 }, detachedAssistants: held.n };
+  });
+}
+
+/** One number of one user (null when it is not theirs or does not exist). */
+export async function findPhoneNumber(db: Db, id: number, userId?: number): Promise<PhoneNumberSummary | null> {
+  const [row] = await listPhoneNumbers(db, { userId, id });
+  return row ?? null;
+}
+
+/** Names a number of `userId` (null or blank clears the name); another user's number is not found. */
+export async function renamePhoneNumber(db: Db, id: number, userId: number, label: string | null): Promise<PhoneNumberSummary> {
+  const name = label?.trim() || null;
+  const [row] = await db
+    .update(phoneNumbers)
+    .set({ label: name })
+    .where(and(eq(phoneNumbers.id, id), eq(phoneNumbers.userId, userId)))
+    .returning({ id: phoneNumbers.id });
+  if (!row) throw new AccountError('number-not-found', `Phone number not found: ${id}`);
+  return (await findPhoneNumber(db, id, userId))!;
+}
+
+/**
+ * Locks the number's row for the rest of the transaction (an assistant taking it meanwhile
+ * waits: its foreign key needs a share lock on the row) and says what holds it: the assistants
+ * (not deleted) that answer or call on it or place warm transfers from it, and how many calls in
+ * one of `liveStatuses` run on it.
+ */
+async function lockAndInspect(tx: Db, id: number, liveStatuses: readonly string[]) {
+  const [number] = await tx.select().from(phoneNumbers).where(eq(phoneNumbers.id, id)).for('update');
+  if (!number) throw new AccountError('number-not-found', `Phone number not found: ${id}`);
+  // Its own number, or the number a warm transfer calls the supervisor from.
+  const warmTransferFrom = sql`${assistants.builtinTools} @> ${JSON.stringify([{ type: 'warm_call_transfer', data: { outbound_phone_id: id } }])}::jsonb`;
+  const holders = await tx
+    .select({ id: assistants.id, name: assistants.name })
+    .from(assistants)
+    .where(and(or(eq(assistants.phoneNumberId, id), warmTransferFrom), isNull(assistants.deletedAt)))
+    .orderBy(asc(assistants.id));
+  const [live] = liveStatuses.length === 0
+    ? [{ n: 0 }]
+    : await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(calls)
+      .where(and(eq(calls.userId, number.userId), eq(calls.assistantPhoneNumber, number.phoneNumber), inArray(calls.status, [...liveStatuses])));
+  return { number, holders, liveCalls: live.n };
+}
+
+function inUseMessage(phone: string, holders: { id: number; name: string }[], action: string): string {
+  const names = holders.slice(0, 3).map((a) => `"${a.name}" (${a.id})`).join(', ');
+  const more = holders.length > 3 ? ` and ${holders.length - 3} more` : '';
+  return `${phone} cannot be ${action}: the assistant${holders.length > 1 ? 's' : ''} ${names}${more} use${holders.length > 1 ? '' : 's'} it. Give ${holders.length > 1 ? 'them' : 'it'} another number first.`;
+}
+
+/**
+ * Gives a number to another user (the admin's move). Refused while an assistant of the current
+ * owner holds it (the assistant would lose its number without its owner knowing) or a call runs
+ * on it; a Twilio number also needs credentials its new owner's calls can use. The owner's name
+ * for the number (label) is theirs and is cleared. Moving a number to its owner changes nothing.
+ */
+export async function reassignPhoneNumber(
+  db: Db,
+  id: number,
+  newUserId: number,
+  opts: { liveStatuses: readonly string[]; twilio: TwilioCredentialSource },
+): Promise<PhoneNumberSummary> {
+  await requireUser(db, newUserId);
+  await db.transaction(async (tx) => {
+    const { number, holders, liveCalls } = await lockAndInspect(tx, id, opts.liveStatuses);
+    if (number.userId === newUserId) return;
+    if (holders.length > 0) throw new AccountError('number-in-use', inUseMessage(number.phoneNumber, holders, 'moved to another user'));
+    if (liveCalls > 0) throw new AccountError('number-in-use', `${number.phoneNumber} cannot be moved to another user while a call runs on it. Try again when the call has ended.`);
+    if (number.carrier === 'twilio') {
+      const problem = await twilioCredentialsProblem(tx, opts.twilio, newUserId);
+      if (problem) throw new AccountError('carrier-credentials-missing', problem);
+    }
+    // Deleted assistants of the old owner keep no link to a number that is no longer theirs.
+    await tx.update(assistants).set({ phoneNumberId: null }).where(eq(assistants.phoneNumberId, id));
+    await tx.update(phoneNumbers).set({ userId: newUserId, label: null }).where(eq(phoneNumbers.id, id));
+  });
+  return (await findPhoneNumber(db, id))!;
+}
+
+/**
+ * Removes a number unless something uses it: an assistant that is not deleted, or a call in
+ * one of `liveStatuses`. Calls keep the number as text and are never touched. (The CLI's
+ * removePhoneNumber detaches assistants instead; the admin API refuses.)
+ */
+export async function removeUnusedPhoneNumber(db: Db, id: number, opts: { liveStatuses: readonly string[] }): Promise<PhoneNumberSummary> {
+  return db.transaction(async (tx) => {
+    const { number, holders, liveCalls } = await lockAndInspect(tx, id, opts.liveStatuses);
+    if (holders.length > 0) throw new AccountError('number-in-use', inUseMessage(number.phoneNumber, holders, 'removed'));
+    if (liveCalls > 0) throw new AccountError('number-in-use', `${number.phoneNumber} cannot be removed while a call runs on it. Try again when the call has ended.`);
+    await tx.delete(phoneNumbers).where(eq(phoneNumbers.id, id));
+    return { ...number, assigned: false };
   });
 }

@@ -13,6 +13,7 @@ import { callTurnRoutes } from './calls/turns.js';
 import { campaignRoutes } from './campaigns/routes.js';
 import { knowledgeBaseRoutes } from './knowledgebases/routes.js';
 import { leadRoutes } from './leads/routes.js';
+import { phoneNumberRoutes } from './phone-numbers/routes.js';
 import { providerKeyRoutes } from './provider-keys/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
@@ -27,6 +28,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     adminRoutes,
     accountRoutes,
     referenceRoutes,
+    phoneNumberRoutes,
     toolRoutes,
     assistantRoutes,
     knowledgeBaseRoutes,

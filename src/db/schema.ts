@@ -122,6 +122,8 @@ export const phoneNumbers = pgTable('phone_numbers', {
   carrier: text('carrier').notNull().default('sandbox'),
   /** The carrier's own id of the number (Twilio's `PN…`), when it has one. */
   carrierSid: text('carrier_sid'),
+  /** The owner's own name for the number ("Berlin office"); null = none. Not part of the spec's record. */
+  label: text('label'),
   createdAt: createdAt(),
 }, (t) => [
   index('phone_numbers_user_idx').on(t.userId),

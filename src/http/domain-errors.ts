@@ -26,6 +26,9 @@ function accountErrorToHttp(err: AccountError): HttpError {
       return notFound('Token not found.');
     case 'number-not-found':
       return notFound('Phone number not found.');
+    case 'number-in-use':
+      // The number's state, not the request, stands in the way: a conflict, with the reason.
+      return new HttpError(409, err.message);
     case 'email-taken':
       return fieldError('email', err.message);
     case 'invalid-phone':

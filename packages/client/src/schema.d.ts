@@ -4,6 +4,156 @@
  */
 
 export interface paths {
+    "/api/admin/phone-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a phone number
+         * @description Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. Calls made on it keep the number as text and are never deleted.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Give a phone number to another user
+         * @description Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. A Twilio number needs Twilio credentials its new owner's calls can use (422 on `user_id`). The old owner's name for the number (`label`) is cleared.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the user who gets the number */
+                        user_id: number | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description sandbox or twilio */
+                                carrier: string;
+                                /** @description the carrier's id of the number (Twilio: PN…) */
+                                carrier_sid: string | null;
+                                country_code: string;
+                                id: number;
+                                is_available: boolean;
+                                /** @description the owner's name for the number */
+                                label: string | null;
+                                phone_number: string;
+                                type_label: string;
+                                /** @description the owner */
+                                user_id: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -228,7 +378,10 @@ export interface paths {
                 };
             };
         };
-        /** Store (or replace) a user's Twilio credentials: account SID and auth token, optionally an API key used for REST */
+        /**
+         * Store (or replace) a user's Twilio credentials: account SID and auth token, optionally an API key used for REST
+         * @description Twilio is asked first (`GET /2010-04-01/Accounts/{AccountSid}.json` with the API key when given, else the SID and auth token): credentials it refuses get 422 with a field error, and when Twilio cannot be reached (503) or answers with an error (502) nothing is saved.
+         */
         put: {
             parameters: {
                 query?: never;
@@ -289,6 +442,17 @@ export interface paths {
                             errors: {
                                 [key: string]: string[];
                             };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
                             message: string;
                         };
                     };
@@ -511,8 +675,12 @@ export interface paths {
                                 country_code: string;
                                 id: number;
                                 is_available: boolean;
+                                /** @description the owner's name for the number */
+                                label: string | null;
                                 phone_number: string;
                                 type_label: string;
+                                /** @description the owner */
+                                user_id: number;
                             }[];
                         };
                     };
@@ -570,8 +738,12 @@ export interface paths {
                                 country_code: string;
                                 id: number;
                                 is_available: boolean;
+                                /** @description the owner's name for the number */
+                                label: string | null;
                                 phone_number: string;
                                 type_label: string;
+                                /** @description the owner */
+                                user_id: number;
                             };
                         };
                     };
@@ -5978,6 +6150,137 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/user/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's phone numbers with their names, by id */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description sandbox or twilio */
+                                carrier: string;
+                                country_code: string;
+                                id: number;
+                                is_available: boolean;
+                                /** @description the owner's name for the number ("Berlin office"); null = none */
+                                label: string | null;
+                                phone_number: string;
+                                type_label: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/phone-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Name one of the caller's phone numbers (null or "" clears the name) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the new name; null or "" clears it */
+                        label: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description sandbox or twilio */
+                                carrier: string;
+                                country_code: string;
+                                id: number;
+                                is_available: boolean;
+                                /** @description the owner's name for the number ("Berlin office"); null = none */
+                                label: string | null;
+                                phone_number: string;
+                                type_label: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/user/phone-numbers/all": {

@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { issueToken, listTokens, revokeToken } from '../../accounts/api-tokens.js';
 import { AccountError } from '../../accounts/errors.js';
 import { getTwilioAccount, removeTwilioAccount, setTwilioAccount, twilioCredentialSource } from '../../accounts/carrier-accounts.js';
-import { addPhoneNumber, listPhoneNumbers } from '../../accounts/phone-numbers.js';
-import { purposeKey } from '../../lib/secrets.js';
+import { addPhoneNumber, listPhoneNumbers, reassignPhoneNumber, removeUnusedPhoneNumber } from '../../accounts/phone-numbers.js';
+import { purposeKey, SecretKeyMissingError } from '../../lib/secrets.js';
+import { LIVE_STATUSES } from '../../calls/state-machine.js';
+import { verifyTwilioCredentials } from './twilio-check.js';
 import { createUser, disableUser, enableUser, findUser, listUsers } from '../../accounts/users.js';
 import { addVoice, listVoices } from '../../accounts/voices.js';
 import { isoMicro } from '../../db/time.js';
@@ -20,6 +22,8 @@ import {
   createPhoneNumberBody,
   createUserBody,
   createVoiceBody,
+  numberIdParam,
+  reassignPhoneNumberBody,
   serializeAdminPhoneNumber,
   serializeAdminUser,
   serializeTwilioAccount,
@@ -97,24 +101,68 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(201).send({ data: serializeAdminPhoneNumber(number) });
   });
 
+  r.patch('/api/admin/phone-numbers/:id', {
+    schema: {
+      tags,
+      summary: 'Give a phone number to another user',
+      description: 'Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. A Twilio number needs Twilio credentials its new owner\'s calls can use (422 on `user_id`). The old owner\'s name for the number (`label`) is cleared.',
+      params: numberIdParam,
+      body: reassignPhoneNumberBody,
+      response: { 200: z.object({ message: z.string(), data: adminPhoneNumberSchema }), 404: messageSchema, 409: messageSchema, 422: validationSchema },
+    },
+    config: { notFoundMessage: 'Phone number not found.' },
+  }, async (req) => {
+    const number = await reassignPhoneNumber(db, req.params.id, req.body.user_id, {
+      liveStatuses: LIVE_STATUSES,
+      twilio: twilioCredentialSource(app.ctx.config),
+    }).catch((err: unknown) => {
+      // The new owner is a body field: an unknown one, or one without usable Twilio credentials, is invalid input.
+      if (err instanceof AccountError && err.kind === 'user-not-found') throw fieldError('user_id', 'The selected user id is invalid.');
+      if (err instanceof AccountError && err.kind === 'carrier-credentials-missing') throw fieldError('user_id', err.message);
+      throw err;
+    });
+    return { message: 'Phone number moved', data: serializeAdminPhoneNumber(number) };
+  });
+
+  r.delete('/api/admin/phone-numbers/:id', {
+    schema: {
+      tags,
+      summary: 'Remove a phone number',
+      description: 'Refused (409) while an assistant uses the number (its own, or for warm transfers) or a call runs on it. Calls made on it keep the number as text and are never deleted.',
+      params: numberIdParam,
+      response: { 200: messageSchema, 404: messageSchema, 409: messageSchema },
+    },
+    config: { notFoundMessage: 'Phone number not found.' },
+  }, async (req) => {
+    await removeUnusedPhoneNumber(db, req.params.id, { liveStatuses: LIVE_STATUSES });
+    return { message: 'Phone number removed' };
+  });
+
   // ---- an account's own Twilio credentials (issue 16), sealed; never shown in full
 
   r.put('/api/admin/users/:id/carriers/twilio', {
     schema: {
       tags,
       summary: "Store (or replace) a user's Twilio credentials: account SID and auth token, optionally an API key used for REST",
+      description: 'Twilio is asked first (`GET /2010-04-01/Accounts/{AccountSid}.json` with the API key when given, else the SID and auth token): credentials it refuses get 422 with a field error, and when Twilio cannot be reached (503) or answers with an error (502) nothing is saved.',
       params: userIdParam,
       body: setTwilioAccountBody,
-      response: { 200: z.object({ message: z.string(), data: twilioAccountSchema }), 404: messageSchema, 422: validationSchema, 503: messageSchema },
+      response: { 200: z.object({ message: z.string(), data: twilioAccountSchema }), 404: messageSchema, 422: validationSchema, 502: messageSchema, 503: messageSchema },
     },
     config: { notFoundMessage: 'User not found.' },
   }, async (req) => {
-    const stored = await setTwilioAccount(db, purposeKey(app.ctx.config, 'credentials'), req.params.id, {
+    const secrets = {
       accountSid: req.body.account_sid,
       authToken: req.body.auth_token,
       apiKeySid: req.body.api_key_sid ?? undefined,
       apiKeySecret: req.body.api_key_secret ?? undefined,
-    });
+    };
+    const key = purposeKey(app.ctx.config, 'credentials');
+    if (!key) throw new SecretKeyMissingError();
+    if (!(await findUser(db, req.params.id))) throw notFound('User not found.');
+    // Twilio is asked first: credentials it refuses, or that could not be checked, are never stored.
+    await verifyTwilioCredentials(app.ctx.config.TWILIO_API_URL, secrets);
+    const stored = await setTwilioAccount(db, key, req.params.id, secrets);
     return { message: 'Twilio account saved', data: serializeTwilioAccount(stored) };
   });
 

@@ -32,11 +32,19 @@ export const createPhoneNumberBody = z.object({
 export const adminPhoneNumberSchema = phoneNumberSchema.extend({
   carrier: z.string().describe('sandbox or twilio'),
   carrier_sid: z.string().nullable().describe("the carrier's id of the number (Twilio: PN…)"),
+  user_id: z.number().int().describe('the owner'),
+  label: z.string().nullable().describe("the owner's name for the number"),
 });
 
 export function serializeAdminPhoneNumber(n: PhoneNumberSummary): z.infer<typeof adminPhoneNumberSchema> {
-  return { ...serializePhoneNumber(n), carrier: n.carrier, carrier_sid: n.carrierSid };
+  return { ...serializePhoneNumber(n), carrier: n.carrier, carrier_sid: n.carrierSid, user_id: n.userId, label: n.label };
 }
+
+export const numberIdParam = z.object({ id: pathId() });
+
+export const reassignPhoneNumberBody = z.object({
+  user_id: v.id().describe('the user who gets the number'),
+});
 
 /** A Twilio sid: its two-letter prefix and 32 hex digits. */
 const twilioSid = (prefix: string) => new RegExp(`^${prefix}[0-9a-fA-F]{32}$`);

@@ -5,23 +5,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTwilioAccount } from '../../../src/accounts/carrier-accounts.js';
 import { purposeKey } from '../../../src/lib/secrets.js';
+import { TwilioDouble } from '../../support/doubles/twilio.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 
 let t: TestService;
+let twilio: TwilioDouble;
 let alice: TestUser;
 let bob: TestUser;
 
 const PN = 'PN' + 'a'.repeat(32);
 const AC = 'AC' + '1'.repeat(32);
 const SK = 'SK' + '2'.repeat(32);
+/** Bob's account: upper-case hex is Twilio's too. */
+const AC_B = 'AC' + 'ABCDEF0123456789'.repeat(2);
+const SK_B = 'SK' + '3'.repeat(32);
 
 beforeAll(async () => {
   // The deployment's Twilio credentials: a Twilio number needs usable ones (test/accounts/carrier-rules.test.ts).
-  t = await startTestService({ env: { SECRET_KEY: 's'.repeat(40), TWILIO_ACCOUNT_SID: 'AC' + '9'.repeat(32), TWILIO_AUTH_TOKEN: 't'.repeat(32) } });
+  // Credentials are checked against Twilio before they are saved: the double knows Alice's and Bob's accounts.
+  twilio = await TwilioDouble.start({
+    accounts: {
+      [AC]: { authTokens: ['f'.repeat(28) + 'c0de'], apiKeys: { [SK]: 'secret-of-the-key' } },
+      [AC_B]: { authTokens: ['x'.repeat(127) + 'Z', 'x'.repeat(128)], apiKeys: { [SK_B]: 'y'.repeat(128) } },
+    },
+  });
+  t = await startTestService({ env: { SECRET_KEY: 's'.repeat(40), TWILIO_ACCOUNT_SID: 'AC' + '9'.repeat(32), TWILIO_AUTH_TOKEN: 't'.repeat(32), TWILIO_API_URL: twilio.url } });
   alice = await t.createUser({ name: 'Alice' });
   bob = await t.createUser({ name: 'Bob' });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  await twilio?.close();
+});
 
 describe('admin: phone numbers with a carrier', () => {
   it('keeps sandbox the default and registers a Twilio number with its sid', async () => {
@@ -148,22 +163,22 @@ describe("admin: an account's Twilio credentials", () => {
     expect(await errorsOf({ account_sid: AC, auth_token: 'x', api_key_sid: 'SK123', api_key_secret: 'y' })).toEqual({ api_key_sid: ['The api key sid field format is invalid.'] });
     expect((await t.admin.get(url)).status).toBe(404);
 
-    const longest = { account_sid: AC.toUpperCase(), auth_token: 'x'.repeat(127) + 'Z', api_key_sid: SK, api_key_secret: 'y'.repeat(128) };
+    const longest = { account_sid: AC_B, auth_token: 'x'.repeat(127) + 'Z', api_key_sid: SK_B, api_key_secret: 'y'.repeat(128) };
     const put = await t.admin.put(url, longest);
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ account_sid: longest.account_sid, api_key_sid: SK, auth_token_hint: '••••xxxZ' });
+    expect(put.body.data).toMatchObject({ account_sid: longest.account_sid, api_key_sid: SK_B, auth_token_hint: '••••xxxZ' });
     const key = purposeKey(t.config, 'credentials');
     expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({
-      accountSid: longest.account_sid, authToken: longest.auth_token, apiKeySid: SK, apiKeySecret: longest.api_key_secret,
+      accountSid: longest.account_sid, authToken: longest.auth_token, apiKeySid: SK_B, apiKeySecret: longest.api_key_secret,
     });
-    // Empty optional fields count as not sent: the key goes, the auth token stays.
-    const withoutKey = await t.admin.put(url, { account_sid: AC, auth_token: 'x'.repeat(128), api_key_sid: '', api_key_secret: '' });
+    // Empty optional fields count as not sent: the key goes, the auth token stays (Twilio's secondary token here).
+    const withoutKey = await t.admin.put(url, { account_sid: AC_B, auth_token: 'x'.repeat(128), api_key_sid: '', api_key_secret: '' });
     expect(withoutKey.status).toBe(200);
-    expect(withoutKey.body.data).toMatchObject({ account_sid: AC, api_key_sid: null });
-    expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({ accountSid: AC, authToken: 'x'.repeat(128) });
+    expect(withoutKey.body.data).toMatchObject({ account_sid: AC_B, api_key_sid: null });
+    expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({ accountSid: AC_B, authToken: 'x'.repeat(128) });
     // A refused replacement leaves the stored credentials alone.
-    await errorsOf({ account_sid: AC, auth_token: '' });
-    expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({ accountSid: AC, authToken: 'x'.repeat(128) });
+    await errorsOf({ account_sid: AC_B, auth_token: '' });
+    expect(await openTwilioAccount(t.service.ctx.database.db, key, bob.id)).toEqual({ accountSid: AC_B, authToken: 'x'.repeat(128) });
     expect((await t.admin.delete(url)).status).toBe(200);
   });
 

@@ -6,7 +6,8 @@
  * 64 KiB body limit, named in its 413 (review A8).
  *
  * Bob's stored credentials are the Twilio double's, so his calls are placed and signed for real;
- * Alice's and the deployment's are accounts the double does not know.
+ * Alice's account is one the double knows only as an account (so her credentials pass the check
+ * before they are saved); the deployment's is one it does not know.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,8 @@ let bobsAssistant: number;
 let BOB: { sid: string; token: string };
 
 beforeAll(async () => {
-  double = await startRoutedTwilioDouble(() => local);
+  // Alice's account is one Twilio knows (her credentials are checked before they are saved), but its calls are not the double's.
+  double = await startRoutedTwilioDouble(() => local, { accounts: { [ALICE.sid]: { authTokens: [ALICE.token] } } });
   BOB = { sid: double.accountSid, token: double.authToken };
   t = await startTestService({
     listen: true,

@@ -1,4 +1,7 @@
 /**
+ * Over 400 lines because it stands in for Twilio's REST API, the phone network and the person
+ * at the other end together.
+ *
  * A Twilio double: a local server speaking Twilio's REST API (2010-04-01 Calls) and, for each
  * call, the phone network and the person at the other end.
  *
@@ -105,6 +108,12 @@ export interface TwilioDoubleOptions {
   authToken?: string;
   /** Extra credentials for REST: API key SID → secret. */
   apiKeys?: Record<string, string>;
+  /**
+   * Other accounts Twilio knows, by account SID: the auth tokens it accepts for each (Twilio
+   * keeps a primary and a secondary) and its API keys. Only their own account resource
+   * (`GET /2010-04-01/Accounts/{sid}.json`) is served for them; calls run on the main account.
+   */
+  accounts?: Record<string, { authTokens: string[]; apiKeys?: Record<string, string>; status?: string }>;
   /** Call time runs this many times faster than the wall clock (default 1: real pace). */
   speed?: number;
   /** Maps a public URL our service gave out to where it is really served. */
@@ -231,6 +240,12 @@ export class TwilioDouble {
       };
       const base = `/2010-04-01/Accounts/${this.accountSid}`;
       if (!user) return answer(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+      const other = this.otherAccount(req.headers.authorization);
+      if (other) {
+        // Credentials of another account reach that account's resource only; elsewhere Twilio answers 20003.
+        if (req.method === 'GET' && path === `/2010-04-01/Accounts/${other.sid}.json`) return answer(200, { sid: other.sid, status: other.status, friendly_name: 'Another test account' });
+        return answer(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+      }
       if (req.method === 'GET' && path === `${base}.json`) return answer(200, { sid: this.accountSid, status: 'active', friendly_name: 'Switchboard test account' });
       if (!path.startsWith(base + '/')) return answer(404, notFound(path));
       const rest = path.slice(base.length);
@@ -269,6 +284,22 @@ export class TwilioDouble {
     const password = decoded.slice(colon + 1);
     if (user === this.accountSid && password === this.authToken) return user;
     if (this.opts.apiKeys?.[user] !== undefined && this.opts.apiKeys[user] === password) return user;
+    return this.otherAccount(header)?.user ?? null;
+  }
+
+  /** The other account (`accounts`) these Basic credentials belong to, if any. */
+  private otherAccount(header: string | undefined): { sid: string; user: string; status: string } | null {
+    const m = /^Basic (.+)$/.exec(header ?? '');
+    if (!m) return null;
+    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const user = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    for (const [sid, account] of Object.entries(this.opts.accounts ?? {})) {
+      const status = account.status ?? 'active';
+      if (user === sid && account.authTokens.includes(password)) return { sid, user, status };
+      if (account.apiKeys?.[user] !== undefined && account.apiKeys[user] === password) return { sid, user, status };
+    }
     return null;
   }
 

@@ -1,15 +1,19 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { unwrap } from '../api';
 import { useApi, useSession } from '../session';
 import { Empty, ErrorBanner, Loading, Notice, PageTitle, Table } from '../ui/common';
+import { TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
+
+type NamedNumber = { id: number; phone_number: string; label: string | null };
 
 export default function Account() {
   const api = useApi();
   const { signOut } = useSession();
   const me = useLoad(() => unwrap(api.GET('/api/user/me')), []);
-  const numbers = useLoad(async () => (await unwrap(api.GET('/api/user/phone-numbers/all'))).data, []);
+  const numbers = useLoad(async () => (await unwrap(api.GET('/api/user/phone-numbers'))).data, []);
+  const [naming, setNaming] = useState<NamedNumber | null>(null);
   const tokens = useLoad(async () => (await unwrap(api.GET('/api/user/tokens'))).data, []);
   const [secret, setSecret] = useState<string | null>(null);
   const [issued, setIssued] = useState<string | null>(null);
@@ -72,16 +76,33 @@ export default function Account() {
         {numbers.loading && !numbers.data && <Loading what="phone numbers" />}
         {numbers.data && numbers.data.length === 0 && <Empty>No phone numbers yet; the operator adds them.</Empty>}
         {numbers.data && numbers.data.length > 0 && (
-          <Table caption="Your phone numbers" columns={['Number', 'Country', 'Kind', 'Free for an inbound assistant']}>
+          <Table caption="Your phone numbers" columns={['Number', 'Name', 'Country', 'Kind', 'Free for an inbound assistant', 'Actions']}>
               {numbers.data.map((n) => (
                 <tr key={n.id}>
                   <td className="mono">{n.phone_number}</td>
+                  <td>{n.label ?? '—'}</td>
                   <td>{n.country_code}</td>
                   <td>{n.type_label}</td>
                   <td>{n.is_available ? 'yes' : 'no'}</td>
+                  <td>
+                    <button type="button" className="secondary" onClick={() => setNaming(n)} aria-label={`Name ${n.phone_number}`}>
+                      Name
+                    </button>
+                  </td>
                 </tr>
               ))}
           </Table>
+        )}
+        {naming && (
+          <NameNumber
+            key={naming.id}
+            number={naming}
+            onDone={(message) => {
+              setNaming(null);
+              if (message) setNotice(message);
+              numbers.reload();
+            }}
+          />
         )}
       </section>
 
@@ -133,5 +154,32 @@ export default function Account() {
         </div>
       </section>
     </>
+  );
+}
+
+/** The owner's own name for a number ("Berlin office"); empty clears it. */
+function NameNumber({ number, onDone }: { number: NamedNumber; onDone(message: string | null): void }) {
+  const api = useApi();
+  const [label, setLabel] = useState(number.label ?? '');
+  const submit = useSubmit();
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const res = await submit.run(() => unwrap(api.PATCH('/api/user/phone-numbers/{id}', { params: { path: { id: String(number.id) } }, body: { label } })));
+    if (res) onDone(res.data.label ? `${number.phone_number} is now called "${res.data.label}".` : `${number.phone_number} has no name now.`);
+  };
+  return (
+    <form className="panel inline-form" onSubmit={onSubmit} noValidate aria-labelledby="name-number-heading">
+      <h3 id="name-number-heading">Name {number.phone_number}</h3>
+      <TextField label="Name (empty: none)" value={label} onChange={setLabel} errors={submit.fieldErrors.label} hint="Up to 64 characters, e.g. Berlin office" />
+      <div className="button-row">
+        <button type="submit" disabled={submit.busy}>
+          Save name
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
+      <ErrorBanner error={Object.keys(submit.fieldErrors).length ? null : submit.error} />
+    </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { unwrap } from '../api';
+import { unwrap, type paths } from '../api';
 import { useApi } from '../session';
 import { Empty, ErrorBanner, Loading, Notice, PageTitle, Pager, StatusBadge, Table } from '../ui/common';
 import { NumberField, Select, TextField } from '../ui/fields';
@@ -49,11 +49,13 @@ export default function Admin() {
         <AddVoice onAdded={voices.reload} />
         <ErrorBanner error={voices.error} />
         {voices.data && (
-          <Table caption="Voices" columns={['Name', 'Mode', 'Available to']}>
+          <Table caption="Voices" columns={['Name', 'Mode', 'Provider', 'Provider voice', 'Available to']}>
               {voices.data.map((v) => (
                 <tr key={v.id}>
                   <td>{v.name}</td>
                   <td>{v.mode}</td>
+                  <td>{PROVIDER_NAMES[v.provider] ?? v.provider}</td>
+                  <td className="mono">{v.provider_voice_id ?? 'default'}</td>
                   <td>{v.user_id === null ? 'everyone' : <Link to={`/admin/users/${v.user_id}`}>user #{v.user_id}</Link>}</td>
                 </tr>
               ))}
@@ -105,17 +107,24 @@ function CreateUser({ onCreated }: { onCreated(): void }) {
   );
 }
 
+type VoiceProvider = NonNullable<NonNullable<paths['/api/admin/voices']['post']['requestBody']>['content']['application/json']['provider']>;
+/** Who can speak a voice (the service's list; the type keeps them in step with the API). */
+const VOICE_PROVIDERS: VoiceProvider[] = ['local', 'elevenlabs', 'openai'];
+const PROVIDER_NAMES: Record<string, string> = { local: 'Local (eSpeak NG)', elevenlabs: 'ElevenLabs', openai: 'OpenAI' };
+
 function AddVoice({ onAdded }: { onAdded(): void }) {
   const api = useApi();
   const [name, setName] = useState('');
   const [mode, setMode] = useState('pipeline');
   const [userId, setUserId] = useState('');
+  const [provider, setProvider] = useState<VoiceProvider>('local');
+  const [providerVoiceId, setProviderVoiceId] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const submit = useSubmit();
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
-    const res = await submit.run(() => unwrap(api.POST('/api/admin/voices', { body: { name, mode, user_id: userId === '' ? null : asNumber(userId) } as never })));
+    const res = await submit.run(() => unwrap(api.POST('/api/admin/voices', { body: { name, mode, user_id: userId === '' ? null : asNumber(userId), provider, provider_voice_id: providerVoiceId.trim() || null } as never })));
     if (res) {
       setDone(`Voice "${name}" added.`);
       setName('');
@@ -128,6 +137,14 @@ function AddVoice({ onAdded }: { onAdded(): void }) {
       <TextField label="Voice name" value={name} onChange={setName} errors={submit.fieldErrors.name} />
       <Select label="Mode" value={mode} onChange={setMode} errors={submit.fieldErrors.mode} options={['pipeline', 'multimodal'].map((m) => ({ value: m, label: m }))} />
       <TextField label="Only for user id (empty: public)" value={userId} onChange={setUserId} errors={submit.fieldErrors.user_id} />
+      <Select label="Provider" value={provider} onChange={(x) => setProvider(x as VoiceProvider)} errors={submit.fieldErrors.provider} options={VOICE_PROVIDERS.map((p) => ({ value: p, label: PROVIDER_NAMES[p] }))} />
+      <TextField
+        label="Provider's voice id (optional)"
+        value={providerVoiceId}
+        onChange={setProviderVoiceId}
+        errors={submit.fieldErrors.provider_voice_id}
+        hint="ElevenLabs voice id or OpenAI voice name; empty: the provider's default"
+      />
       <button type="submit" disabled={submit.busy}>
         Add voice
       </button>

@@ -5,6 +5,9 @@ import { useApi } from '../session';
 import { BackLink, Empty, ErrorBanner, Loading, Notice, PageTitle, StatusBadge, Table } from '../ui/common';
 import { Select, TextField } from '../ui/fields';
 import { useLoad, useSubmit } from '../ui/hooks';
+import TwilioCredentials from './AdminUserTwilio';
+
+type AdminNumber = { id: number; phone_number: string };
 
 export default function AdminUser() {
   const id = String(Number(useParams().id));
@@ -15,6 +18,7 @@ export default function AdminUser() {
   const action = useSubmit();
   const [notice, setNotice] = useState<string | null>(null);
   const [issued, setIssued] = useState<string | null>(null);
+  const [moving, setMoving] = useState<AdminNumber | null>(null);
 
   if (user.error) return <ErrorBanner error={user.error} />;
   if (!user.data) return <Loading what="the user" />;
@@ -36,6 +40,15 @@ export default function AdminUser() {
     if (res) {
       setIssued((res as { data: { token: string } }).data.token);
       tokens.reload();
+    }
+  };
+  const removeNumber = async (n: AdminNumber) => {
+    setNotice(null);
+    if (!window.confirm(`Remove ${n.phone_number}? Calls made on it stay in the call history.`)) return;
+    const res = await action.run(() => unwrap(api.DELETE('/api/admin/phone-numbers/{id}', { params: { path: { id: String(n.id) } } })));
+    if (res) {
+      setNotice(`${n.phone_number}: ${res.message.toLowerCase()}.`);
+      numbers.reload();
     }
   };
   const revoke = async (tokenId: number) => {
@@ -104,19 +117,44 @@ export default function AdminUser() {
         <h2 id="numbers-heading">Phone numbers</h2>
         {numbers.data && numbers.data.length === 0 && <Empty>No phone numbers.</Empty>}
         {numbers.data && numbers.data.length > 0 && (
-          <Table caption="Phone numbers of the user" columns={['Number', 'Country', 'Kind', 'Free for an inbound assistant']}>
+          <Table caption="Phone numbers of the user" columns={['Number', 'Name', 'Country', 'Kind', 'Carrier', 'Free for an inbound assistant', 'Actions']}>
               {numbers.data.map((n) => (
                 <tr key={n.id}>
                   <td className="mono">{n.phone_number}</td>
+                  <td>{n.label ?? '—'}</td>
                   <td>{n.country_code}</td>
                   <td>{n.type_label}</td>
+                  <td>{n.carrier}</td>
                   <td>{n.is_available ? 'yes' : 'no'}</td>
+                  <td>
+                    <div className="button-row">
+                      <button type="button" className="secondary" onClick={() => setMoving(n)} aria-label={`Move ${n.phone_number} to another user`}>
+                        Move
+                      </button>
+                      <button type="button" className="danger" onClick={() => removeNumber(n)} disabled={action.busy} aria-label={`Remove ${n.phone_number}`}>
+                        Remove
+                      </button>
+                    </div>
+                  </td>
                 </tr>
               ))}
           </Table>
         )}
+        {moving && (
+          <MoveNumber
+            number={moving}
+            ownerId={u.id}
+            onDone={(message) => {
+              setMoving(null);
+              if (message) setNotice(message);
+              numbers.reload();
+            }}
+          />
+        )}
         <AddNumber userId={id} onAdded={numbers.reload} />
       </section>
+
+      <TwilioCredentials userId={id} />
     </>
   );
 }
@@ -125,12 +163,16 @@ function AddNumber({ userId, onAdded }: { userId: string; onAdded(): void }) {
   const api = useApi();
   const [phone, setPhone] = useState('');
   const [kind, setKind] = useState('Normal');
+  const [carrier, setCarrier] = useState('sandbox');
+  const [sid, setSid] = useState('');
   const submit = useSubmit();
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const res = await submit.run(() => unwrap(api.POST('/api/admin/users/{id}/phone-numbers', { params: { path: { id: userId } }, body: { phone_number: phone, type_label: kind } as never })));
+    const body = { phone_number: phone, type_label: kind, carrier, ...(carrier === 'twilio' ? { carrier_sid: sid.trim() || null } : {}) };
+    const res = await submit.run(() => unwrap(api.POST('/api/admin/users/{id}/phone-numbers', { params: { path: { id: userId } }, body: body as never })));
     if (res) {
       setPhone('');
+      setSid('');
       onAdded();
     }
   };
@@ -139,9 +181,60 @@ function AddNumber({ userId, onAdded }: { userId: string; onAdded(): void }) {
       <h3 id="add-number-heading">Add a phone number</h3>
       <TextField label="Phone number" value={phone} onChange={setPhone} errors={submit.fieldErrors.phone_number} />
       <Select label="Kind" value={kind} onChange={setKind} errors={submit.fieldErrors.type_label} options={['Normal', 'SIP', 'Caller ID'].map((k) => ({ value: k, label: k }))} />
+      <Select
+        label="Carrier"
+        value={carrier}
+        onChange={setCarrier}
+        errors={submit.fieldErrors.carrier}
+        options={[{ value: 'sandbox', label: 'Sandbox (simulated)' }, { value: 'twilio', label: 'Twilio' }]}
+      />
+      {carrier === 'twilio' && (
+        <TextField label="Twilio number SID (optional)" value={sid} onChange={setSid} errors={submit.fieldErrors.carrier_sid} hint="PN followed by 32 characters" />
+      )}
       <button type="submit" disabled={submit.busy}>
         Add number
       </button>
+      <ErrorBanner error={Object.keys(submit.fieldErrors).length ? null : submit.error} />
+    </form>
+  );
+}
+
+/** Gives a number to another user; the service refuses while an assistant or a call uses it. */
+function MoveNumber({ number, ownerId, onDone }: { number: AdminNumber; ownerId: number; onDone(message: string | null): void }) {
+  const api = useApi();
+  const users = useLoad(async () => (await unwrap(api.GET('/api/admin/users', { params: { query: { per_page: '100' } } }))).data, []);
+  const others = (users.data ?? []).filter((x) => x.id !== ownerId);
+  const [target, setTarget] = useState('');
+  const [missing, setMissing] = useState(false);
+  const submit = useSubmit();
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const to = others.find((x) => String(x.id) === target);
+    setMissing(!to);
+    if (!to) return;
+    if (!window.confirm(`Move ${number.phone_number} to ${to.name}? Its name goes, and ${to.name} can use it for their assistants.`)) return;
+    const res = await submit.run(() => unwrap(api.PATCH('/api/admin/phone-numbers/{id}', { params: { path: { id: String(number.id) } }, body: { user_id: target } })));
+    if (res) onDone(`${number.phone_number} now belongs to ${to.name}.`);
+  };
+  return (
+    <form className="panel inline-form" onSubmit={onSubmit} noValidate aria-labelledby="move-number-heading">
+      <h3 id="move-number-heading">Move {number.phone_number} to another user</h3>
+      <ErrorBanner error={users.error} />
+      <Select
+        label="New owner"
+        value={target}
+        onChange={setTarget}
+        errors={missing ? ['Choose the user who gets the number.'] : submit.fieldErrors.user_id}
+        options={[{ value: '', label: 'Choose a user' }, ...others.map((x) => ({ value: String(x.id), label: `${x.name} (${x.email})` }))]}
+      />
+      <div className="button-row">
+        <button type="submit" disabled={submit.busy}>
+          Move number
+        </button>
+        <button type="button" className="secondary" onClick={() => onDone(null)}>
+          Cancel
+        </button>
+      </div>
       <ErrorBanner error={Object.keys(submit.fieldErrors).length ? null : submit.error} />
     </form>
   );
