@@ -224,13 +224,17 @@ describe('cost on long texts', () => {
     groups: (n) => '+1 ('.repeat(n / 4),
   };
 
-  it('a 1 MB hostile text is redacted in well under 50 ms: it is cut to MAX_LOGGED_CHARS first', () => {
+  // The bound tells linear from super-linear rules (the plain ones take a second and more on these
+  // texts; ours a few milliseconds) with room for a loaded CI machine, where 50 ms was missed by 1 ms.
+  const LINEAR_MS = 300;
+
+  it('a 1 MB hostile text is redacted in milliseconds: it is cut to MAX_LOGGED_CHARS first', () => {
     for (const [name, make] of Object.entries(hostile)) {
       const text = make(1 << 20);
       const started = performance.now();
       const out = redactText(`${'ada@example.com sb_'.padEnd(19)}${newToken().slice(3)} ${text}`);
       const ms = performance.now() - started;
-      expect(ms, name).toBeLessThan(50);
+      expect(ms, name).toBeLessThan(LINEAR_MS);
       expect(out.length, name).toBeLessThanOrEqual(MAX_LOGGED_CHARS + 40);
       expect(out, name).toMatch(/^\[email\] sb_\[redacted\] /);
       expect(out, name).toMatch(/\[truncated: \d+ characters\]$/);
@@ -242,7 +246,7 @@ describe('cost on long texts', () => {
       const text = make(MAX_LOGGED_CHARS);
       const started = performance.now();
       redactText(text);
-      expect(performance.now() - started, name).toBeLessThan(50);
+      expect(performance.now() - started, name).toBeLessThan(LINEAR_MS);
     }
   });
 
