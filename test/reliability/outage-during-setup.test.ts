@@ -14,6 +14,7 @@
  * Runs once, in the embedded project (the cluster is its own, not the run's database). About a
  * minute (the 15 s outage, a cluster and a service process started): part of `npm test`; alone,
  * `npm run test:db-outage`.
+ * @one-database: it runs on a PostgreSQL 15 cluster of its own, the same in either test project.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -11,6 +11,7 @@
  *
  * Needs PostgreSQL 15's server binaries and root (for `runuser -u postgres`); skipped elsewhere.
  * Runs once, in the embedded project (the cluster is its own, not the run's database).
+ * @one-database: it runs on a PostgreSQL 15 cluster of its own, the same in either test project.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -10,6 +10,8 @@
  *   (Not "Wait, stop.": its comma pause can reach the VAD's 200 ms end of speech, and the Deepgram
  *   double recognises only whole clips, so the finalized fragment "Wait," came back as the nearest
  *   whole clip, "yeah" — a double's artefact; a real STT returns the words so far.)
+ * @one-database: real-pace audio through the service; the database only stores what the call did,
+ * which the API tests check on both databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../support/audio-fixtures.js';

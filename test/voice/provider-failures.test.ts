@@ -8,6 +8,8 @@
  * speech double speaks, the chat double answers — each told by its knobs to fail the way vendors
  * do (401 on the handshake, a socket closed mid-stream, a 500). Connection refused and a timeout
  * are shown on the voice pipeline itself (the deployment's provider URLs are fixed per process).
+ * @one-database: real-pace audio through the service; the database only stores what the call did,
+ * which the API tests check on both databases.
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

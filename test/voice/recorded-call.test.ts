@@ -5,6 +5,8 @@
  * at the call's end; `recording_url` is a signed, expiring link that downloads it; the WAV is as
  * long as the call; each channel holds its party's sentences (matched back to the spoken
  * sentences); deleting the call deletes it. Vendors: the chat and speech doubles.
+ * @one-database: real-pace audio through the service; the database only stores what the call did,
+ * which the API tests check on both databases.
  */
 import fs from 'node:fs';
 import os from 'node:os';

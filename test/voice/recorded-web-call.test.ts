@@ -4,6 +4,8 @@
  * OpenAI speech double speaks, the chat double answers): the call's dual-channel WAV is kept in
  * the recording store, `recording_url` downloads it, it is as long as the call, the caller's
  * channel holds what the page sent and the assistant's what it played.
+ * @one-database: real-pace audio through the service; the database only stores what the call did,
+ * which the API tests check on both databases.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -8,6 +8,8 @@
  * and ends the call with end-call. Checked from the outside: what the person heard, the tool
  * request, the record's transcript and status through the API, and /turns. The conversation and
  * the checks shared with the pipeline test are test/support/service-conversation.ts.
+ * @one-database: real-pace audio through the service; the database only stores what the call did,
+ * which the API tests check on both databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../src/compose.js';

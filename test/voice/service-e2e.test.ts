@@ -10,6 +10,8 @@
  * the caller's and the assistant's text and stage timings in their causal order, the TTS stage
  * no shorter than the speech double's configured delay. The conversation and the checks shared
  * with the multimodal test are test/support/service-conversation.ts.
+ * @one-database: real-pace audio through the service; the database only stores what the call did,
+ * which the API tests check on both databases.
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,6 +12,8 @@
  *
  * Real pace (double speed 1): the service hands audio out paced at real time, so a faster
  * double would play each frame as it arrives and hear gaps.
+ * @one-database: real-pace audio through the service; the database only stores what the call did,
+ * which the API tests check on both databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { concat, rms } from '../../../src/audio/pcm.js';
