@@ -19,6 +19,7 @@ describe('which tests the second database runs', () => {
   it('keeps tests that use the service (directly or through a support file) or the server URL', () => {
     expect(withoutDatabase).not.toContain('test/api/assistants/crud.test.ts');
     expect(withoutDatabase).not.toContain('test/main.test.ts');
-    expect(withoutDatabase).not.toContain('test/reliability/outage-recovery.test.ts');
+    expect(withoutDatabase).not.toContain('test/deploy/multi-instance.test.ts');
+    expect(withoutDatabase).toContain('test/reliability/outage-recovery.test.ts'); // its own cluster: @one-database
   });
 });
