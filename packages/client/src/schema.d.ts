@@ -6205,7 +6205,7 @@ export interface paths {
                                 calls: number;
                                 /** @description sum of total_cost, in `currency` */
                                 cost: number;
-                                /** @description null: calls of a deleted assistant, or (campaigns) calls outside any campaign */
+                                /** @description null: calls of assistants since deleted ("Deleted assistants"), or calls outside campaigns, a deleted campaign's included ("Outside campaigns") */
                                 id: number | null;
                                 /** @description turn latency of the assistant's replies (call turns of kind reply with a first audio time) */
                                 latency: {
@@ -6229,7 +6229,7 @@ export interface paths {
                                 calls: number;
                                 /** @description sum of total_cost, in `currency` */
                                 cost: number;
-                                /** @description null: calls of a deleted assistant, or (campaigns) calls outside any campaign */
+                                /** @description null: calls of assistants since deleted ("Deleted assistants"), or calls outside campaigns, a deleted campaign's included ("Outside campaigns") */
                                 id: number | null;
                                 /** @description turn latency of the assistant's replies (call turns of kind reply with a first audio time) */
                                 latency: {

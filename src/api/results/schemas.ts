@@ -65,7 +65,7 @@ const summary = {
 };
 
 const group = z.object({
-  id: z.number().int().nullable().describe('null: calls of a deleted assistant, or (campaigns) calls outside any campaign'),
+  id: z.number().int().nullable().describe('null: calls of assistants since deleted ("Deleted assistants"), or calls outside campaigns, a deleted campaign\'s included ("Outside campaigns")'),
   name: z.string(),
   ...summary,
 });

@@ -9,6 +9,7 @@ import { callTurns } from '../../../src/db/schema.js';
 import { rowsOf } from '../../../src/db/pool.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
 import { insertCall } from '../calls/support.js';
+import { quantile } from '../../../src/api/results/service.js';
 
 let t: TestService;
 let alice: TestUser;
@@ -133,7 +134,7 @@ describe('GET /api/user/results', () => {
     expect(b.totals.calls).toBe(0);
     const own = (await bob.get('/api/user/results?date_from=2026-11-01&date_to=2026-11-03')).body;
     expect(own.totals).toMatchObject({ calls: 1, answered: 1, cost: 9, latency: { turns: 1, p50_ms: 5000, p95_ms: 5000 } });
-    expect(own.assistants).toEqual([expect.objectContaining({ id: null, name: 'Test assistant', calls: 1 })]);
+    expect(own.assistants).toEqual([expect.objectContaining({ id: null, name: 'Deleted assistants', calls: 1 })]);
   });
 
   it('refuses a bad period, zone or id with 422 and the field', async () => {
@@ -152,6 +153,20 @@ describe('GET /api/user/results', () => {
     }
     // A 366-day period (a leap year) is fine.
     expect((await alice.get('/api/user/results?date_from=2024-01-01&date_to=2024-12-31')).status).toBe(200);
+  });
+
+  it('works out percentiles from a histogram as PostgreSQL\'s percentile_cont does, repeated values included', async () => {
+    const values = [120, 120, 120, 480, 480, 510, 900, 900, 1500, 2200, 2200, 2200, 2200, 35];
+    const counts = new Map<number, number>();
+    for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+    const histogram = [...counts.entries()].sort((a, b) => a[0] - b[0]);
+    for (const p of [0, 0.05, 0.5, 0.9, 0.95, 1]) {
+      const res = await t.service.ctx.database.db.execute(
+        sql`select percentile_cont(${p}::float8) within group (order by v) as q from unnest(${`{${values.join(',')}}`}::int[]) v`,
+      );
+      expect(quantile(histogram, values.length, p), `p=${p}`).toBeCloseTo(Number(rowsOf<{ q: number }>(res)[0].q), 9);
+    }
+    expect(quantile([], 0, 0.5)).toBeNull();
   });
 
   it('needs a token', async () => {
