@@ -22,6 +22,7 @@ const suites: { name: string; file: string; title: string }[] = [
   { name: 'voice', file: 'voice.ts', title: 'Voice core: platform latency per turn, barge-in reaction, N concurrent calls' },
   { name: 'turn-signals', file: 'turn-signals.ts', title: 'End-of-turn signals: Smart Turn off the event loop, text judge, backchannels, policy' },
   { name: 'turn-taking', file: 'turn-taking.ts', title: 'Turn-taking at default settings, through the Twilio double (issue 26)' },
+  { name: 'home', file: 'home.ts', title: 'Home page: results of an account with 100,000 calls over 90 days (and another account\'s 20,000)' },
   { name: 'tests', file: 'tests.ts', title: 'Assistant tests: 100 text-mode scenarios of examples/tests on the offline stand-in' },
 ];
 

@@ -16,6 +16,7 @@ import { leadRoutes } from './leads/routes.js';
 import { phoneNumberRoutes } from './phone-numbers/routes.js';
 import { providerKeyRoutes } from './provider-keys/routes.js';
 import { referenceRoutes } from './reference/routes.js';
+import { resultsRoutes } from './results/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { toolRoutes } from './tools/routes.js';
 import { webCallRoutes } from './web-calls/routes.js';
@@ -38,6 +39,7 @@ export async function registerApi(app: FastifyInstance): Promise<void> {
     leadRoutes,
     campaignRoutes,
     callRoutes,
+    resultsRoutes,
     callTurnRoutes,
     makeCallRoutes,
     sandboxRoutes,

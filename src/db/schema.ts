@@ -521,7 +521,12 @@ export const callTurns = pgTable('call_turns', {
   knowledge: jsonb('knowledge').$type<TurnKnowledgeJson[]>().notNull().default([]),
   /** `[{at_ms, name, arguments, ok, answer, duration_ms}]`: the functions the model called in this turn, with their answers. */
   toolCalls: jsonb('tool_calls').$type<{ at_ms: number; name: string; arguments: string; ok: boolean; answer: string; duration_ms: number }[]>().notNull().default([]),
-}, (t) => [uniqueIndex('call_turns_call_position_idx').on(t.callId, t.position)]);
+}, (t) => [
+  uniqueIndex('call_turns_call_position_idx').on(t.callId, t.position),
+  // The results page's reply latency (src/api/results/service.ts): each reply's first-audio time
+  // by call, read from this index alone instead of every turn's wide row.
+  index('call_turns_reply_latency_idx').on(t.callId, t.firstAudioMs).where(sql`${t.kind} = 'reply' and ${t.firstAudioMs} is not null`),
+]);
 
 // ---------------------------------------------------------------- browser calls
 

@@ -3,6 +3,7 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigation } from 'react-rou
 import { useSession } from './session';
 
 const USER_LINKS = [
+  ['/', 'Results'],
   ['/assistants', 'Assistants'],
   ['/tools', 'Mid-call tools'],
   ['/knowledge', 'Knowledge'],
@@ -33,7 +34,9 @@ export function Layout() {
           <ul>
             {links.map(([to, label]) => (
               <li key={to}>
-                <NavLink to={to}>{label}</NavLink>
+                <NavLink to={to} end={to === '/'}>
+                  {label}
+                </NavLink>
               </li>
             ))}
           </ul>

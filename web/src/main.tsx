@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { Layout } from './Layout';
-import { SessionProvider, useSession } from './session';
+import { SessionProvider } from './session';
 import SignIn from './pages/SignIn';
 import { prefetchCallList } from './prefetch';
 import './styles.css';
@@ -12,18 +12,13 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
   lazy: async () => ({ Component: (await load()).default }),
 });
 
-function Home() {
-  const { session } = useSession();
-  return <Navigate to={session?.role === 'admin' ? '/admin' : '/assistants'} replace />;
-}
-
 const router = createBrowserRouter([
   { path: '/sign-in', Component: SignIn },
   {
     path: '/',
     Component: Layout,
     children: [
-      { index: true, Component: Home },
+      { index: true, ...page(() => import('./pages/Home')) },
       { path: 'assistants', ...page(() => import('./pages/Assistants')) },
       { path: 'assistants/new', ...page(() => import('./pages/AssistantEdit')) },
       { path: 'assistants/:id', ...page(() => import('./pages/AssistantEdit')) },

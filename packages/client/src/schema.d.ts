@@ -6560,6 +6560,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's call results over a period: per day by outcome, answer rate, durations, cost, turn latency, per assistant and campaign
+         * @description The period is whole days (date_from to date_to, inclusive) in `timezone` (default UTC); without dates, the last 30 days up to today. At most 366 days. Filters: assistant_id, campaign_id. Costs are in `currency` (COST_CURRENCY). Turn latency: percentiles of the replies' time from the caller's end of speech to the assistant's first audio.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only this assistant's calls */
+                    assistant_id?: string;
+                    /** @description only this campaign's calls */
+                    campaign_id?: string;
+                    /** @description first day of the period, YYYY-MM-DD in `timezone` (default: 29 days before date_to) */
+                    date_from?: string;
+                    /** @description last day of the period, YYYY-MM-DD in `timezone`, inclusive (default: today) */
+                    date_to?: string;
+                    /** @description IANA time zone whose days the calls are counted in, e.g. Europe/Berlin (default UTC) */
+                    timezone?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description per assistant with calls in the period, most calls first */
+                            assistants: {
+                                /** @description answered / finished calls (all but live ones), 0-1; null when none finished */
+                                answer_rate: number | null;
+                                /** @description calls a person answered */
+                                answered: number;
+                                /** @description mean duration of answered calls, seconds; null when none */
+                                average_duration: number | null;
+                                calls: number;
+                                /** @description sum of total_cost, in `currency` */
+                                cost: number;
+                                /** @description null: calls of assistants since deleted ("Deleted assistants"), or calls outside campaigns, a deleted campaign's included ("Outside campaigns") */
+                                id: number | null;
+                                /** @description turn latency of the assistant's replies (call turns of kind reply with a first audio time) */
+                                latency: {
+                                    /** @description median time from the caller's end of speech to the assistant's first audio, ms; null without replies */
+                                    p50_ms: number | null;
+                                    /** @description 95th percentile of the same, ms */
+                                    p95_ms: number | null;
+                                    /** @description replies measured */
+                                    turns: number;
+                                };
+                                name: string;
+                            }[];
+                            /** @description per campaign with calls in the period, most calls first; id null: calls outside campaigns */
+                            campaigns: {
+                                /** @description answered / finished calls (all but live ones), 0-1; null when none finished */
+                                answer_rate: number | null;
+                                /** @description calls a person answered */
+                                answered: number;
+                                /** @description mean duration of answered calls, seconds; null when none */
+                                average_duration: number | null;
+                                calls: number;
+                                /** @description sum of total_cost, in `currency` */
+                                cost: number;
+                                /** @description null: calls of assistants since deleted ("Deleted assistants"), or calls outside campaigns, a deleted campaign's included ("Outside campaigns") */
+                                id: number | null;
+                                /** @description turn latency of the assistant's replies (call turns of kind reply with a first audio time) */
+                                latency: {
+                                    /** @description median time from the caller's end of speech to the assistant's first audio, ms; null without replies */
+                                    p50_ms: number | null;
+                                    /** @description 95th percentile of the same, ms */
+                                    p95_ms: number | null;
+                                    /** @description replies measured */
+                                    turns: number;
+                                };
+                                name: string;
+                            }[];
+                            /** @description ISO 4217 code of every cost (the service's COST_CURRENCY) */
+                            currency: string;
+                            /** @description YYYY-MM-DD */
+                            date_from: string;
+                            /** @description YYYY-MM-DD, inclusive */
+                            date_to: string;
+                            /** @description every day of the period, oldest first, days without calls included */
+                            days: {
+                                calls: number;
+                                cost: number;
+                                /** @description YYYY-MM-DD in `timezone` */
+                                day: string;
+                                /** @description calls of the day by outcome (every key present) */
+                                outcomes: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                            /** @description the outcome keys, in chart order */
+                            outcomes: ("answered" | "voicemail" | "no-answer" | "busy" | "failed" | "not-connected" | "live")[];
+                            timezone: string;
+                            totals: {
+                                /** @description answered / finished calls (all but live ones), 0-1; null when none finished */
+                                answer_rate: number | null;
+                                /** @description calls a person answered */
+                                answered: number;
+                                /** @description mean duration of answered calls, seconds; null when none */
+                                average_duration: number | null;
+                                calls: number;
+                                /** @description sum of total_cost, in `currency` */
+                                cost: number;
+                                /** @description calls that are not live */
+                                finished: number;
+                                /** @description turn latency of the assistant's replies (call turns of kind reply with a first audio time) */
+                                latency: {
+                                    /** @description median time from the caller's end of speech to the assistant's first audio, ms; null without replies */
+                                    p50_ms: number | null;
+                                    /** @description 95th percentile of the same, ms */
+                                    p95_ms: number | null;
+                                    /** @description replies measured */
+                                    turns: number;
+                                };
+                                voicemail: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
+                            };
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/sandbox/inbound-call": {
         parameters: {
             query?: never;

@@ -13,12 +13,16 @@ export default function SignIn() {
   const submit = useSubmit();
   const navigate = useNavigate();
   const from = (useLocation().state as { from?: string } | null)?.from;
-  if (session) return <Navigate to="/" replace />;
+  // Signed in already (another tab, a kept session): the home page. Signed in just now: where
+  // onSubmit sends, which this render must not overtake (`/` is a page of its own, not a redirect).
+  const [signingIn, setSigningIn] = useState(false);
+  if (session && !signingIn) return <Navigate to="/" replace />;
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     const s = await submit.run(() => identify(token.trim()));
     if (!s) return;
+    setSigningIn(true);
     signIn({ ...s, remember });
     navigate(s.role === 'admin' ? '/admin' : from && from !== '/' ? from : '/assistants', { replace: true });
   };

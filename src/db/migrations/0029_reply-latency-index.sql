@@ -1,0 +1,1 @@
+CREATE INDEX "call_turns_reply_latency_idx" ON "call_turns" USING btree ("call_id","first_audio_ms") WHERE "call_turns"."kind" = 'reply' and "call_turns"."first_audio_ms" is not null;
