@@ -108,7 +108,8 @@ export async function providerKeyRoutes(app: FastifyInstance): Promise<void> {
       }
     }
     if (!key) throw notFound('Provider key not found.');
-    const llm = provider === 'llm' ? { baseUrl: llmBase(baseUrl), allowPrivate: config.ALLOW_PRIVATE_TARGETS, model: DEFAULT_MODEL } : undefined;
+    // The operator's OPENAI_API_URL is trusted as the 'openai' key's is; a user's base URL is guarded.
+    const llm = provider === 'llm' ? { baseUrl: llmBase(baseUrl), allowPrivate: baseUrl === null || config.ALLOW_PRIVATE_TARGETS, model: DEFAULT_MODEL } : undefined;
     const result = await checkProviderKey(provider, key, config, { llm });
     req.log.info({ provider, ok: result.ok, status: result.status, latency_ms: result.latencyMs }, 'provider key tried');
     const { latencyMs, ...rest } = result;
