@@ -1,10 +1,12 @@
 /**
  * Whose LLM a call thinks with: a user who stored an `llm` key has every request of their calls
  * (the conversation and the post-call extraction) go to their chat server with their key; another
- * user's calls go to the deployment's (LLM_BASE_URL). Both servers are local doubles of the
- * OpenAI protocol; the calls run end to end on the sandbox carrier (text).
+ * user's calls go to the deployment's (LLM_BASE_URL); so do their assistant test runs. Both
+ * servers are local doubles of the OpenAI protocol; the calls run end to end on the sandbox
+ * carrier (text).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testRunsPart } from '../../src/assistant-tests/run-queue.js';
 import { callEnginePart } from '../../src/calls/index.js';
 import { END_CALL_TOOL } from '../../src/calls/session.js';
 import { ChatDouble } from '../support/doubles/chat.js';
@@ -24,7 +26,7 @@ beforeAll(async () => {
   deploymentLlm = await new ChatDouble({ apiKey: 'sk-deployment' }).start();
   deploymentLlm.decide(() => goodbye('This is the deployment model. Goodbye!')).extract({ status: true, summary: 'deployment model' });
   t = await startTestService({
-    parts: [callEnginePart],
+    parts: [callEnginePart, testRunsPart],
     env: { SECRET_KEY: 'k'.repeat(40), LLM_BASE_URL: deploymentLlm.baseUrl, LLM_API_KEY: 'sk-deployment', ALLOW_PRIVATE_TARGETS: 'true' },
   });
 });
@@ -63,5 +65,20 @@ describe("an account's own LLM in its calls", () => {
     expect(accountLlm.received.some((r) => r.body.stream === false)).toBe(true);
     expect(deploymentLlm.received.every((r) => r.headers.authorization === 'Bearer sk-deployment')).toBe(true);
     expect(deploymentLlm.received.some((r) => r.body.stream === false)).toBe(true);
+  });
+
+  it("an assistant test run of a user with an LLM key asks that user's server", async () => {
+    const a = await t.createUser();
+    await a.put('/api/user/provider-keys/llm', { api_key: ACCOUNT_KEY, base_url: accountLlm.baseUrl });
+    const assistant = await insertAssistant(t, a.id, { initialMessage: 'Hello, how can I help?' });
+    const scenario = 'name: own model\ncaller:\n  script:\n    - say: "Who are you?"\nexpect:\n  - transcript_contains: "your own model"\n';
+    const [ownBefore, deploymentBefore] = [accountLlm.received.length, deploymentLlm.received.length];
+    const res = await a.post(`/api/user/assistants/${assistant.id}/test-runs`, { scenarios: [scenario] });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    await t.service.ctx.services.testRuns!.settled(res.body.data.id);
+    const run = (await a.get(`/api/user/test-runs/${res.body.data.id}`)).body.data;
+    expect(run, JSON.stringify(run)).toMatchObject({ status: 'passed', passed: 1 });
+    expect(accountLlm.received.length).toBeGreaterThan(ownBefore);
+    expect(deploymentLlm.received.length).toBe(deploymentBefore);
   });
 });
