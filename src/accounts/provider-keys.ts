@@ -15,6 +15,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/pool.js';
 import { providerCredentials } from '../db/schema.js';
 import { deriveKey, maskSecret, resolveSecretKey, seal, SecretKeyMissingError, unseal } from '../lib/secrets.js';
+import { GuardedLlm } from '../providers/llm/guarded.js';
 import { OpenAiCompatibleLlm } from '../providers/llm/openai.js';
 import { ProviderRegistry } from '../providers/registry.js';
 import { KEY_PROVIDERS, speechProviders, type AccountKeys, type KeyProvider, type SpeechConfig } from '../providers/speech.js';
@@ -152,7 +153,7 @@ export class AccountProviders {
 
   constructor(
     readonly credentials: ProviderCredentials,
-    private readonly config: SpeechConfig,
+    private readonly config: SpeechConfig & Pick<Config, 'ALLOW_PRIVATE_TARGETS'>,
     private readonly base: ProviderRegistry,
     private readonly opts: AccountProvidersOptions = {},
   ) {
@@ -168,6 +169,15 @@ export class AccountProviders {
     return registry;
   }
 
+  /**
+   * The account's chat server: at its own base URL through the outbound guard (the URL is the
+   * user's), else at OPENAI_API_URL (the operator's, trusted as for the `openai` key).
+   */
+  private ownLlm(apiKey: string, baseUrl: string | undefined) {
+    const llm = new OpenAiCompatibleLlm({ baseUrl: baseUrl ?? this.config.OPENAI_API_URL, apiKey });
+    return baseUrl ? new GuardedLlm(llm, baseUrl, this.config.ALLOW_PRIVATE_TARGETS) : llm;
+  }
+
   /** Forgets a user's cached providers (after a key changed). */
   invalidate(userId: number): void {
     this.cache.delete(userId);
@@ -177,7 +187,7 @@ export class AccountProviders {
     const keys = await this.credentials.keysFor(userId);
     if (Object.keys(keys).length === 0) return this.base;
     // The account's own chat server, else the deployment's LLM (or the offline stand-in).
-    const llm = keys.llm ? new OpenAiCompatibleLlm({ baseUrl: keys.llmBaseUrl ?? this.config.OPENAI_API_URL, apiKey: keys.llm }) : this.base.llm;
+    const llm = keys.llm ? this.ownLlm(keys.llm, keys.llmBaseUrl) : this.base.llm;
     const { llm: _, llmBaseUrl: __, ...speechKeys } = keys;
     // Only an LLM key: the deployment's speech providers, the same instances.
     if (Object.keys(speechKeys).length === 0) {

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderCredentials } from '../../../src/accounts/provider-keys.js';
 import { callEnginePart } from '../../../src/calls/index.js';
 import { ChatDouble } from '../../support/doubles/chat.js';
 import { startTestService, type TestService, type TestUser } from '../../support/service.js';
@@ -141,5 +142,17 @@ describe('base URLs that are refused', () => {
     expect(tried.status).toBe(422);
     expect(chat.received.length).toBe(before);
     expect((await carol.get('/api/user/provider-keys')).body.data).toEqual([]);
+  });
+
+  it('a stored base URL that now points inside is refused at call time too: nothing is sent', async () => {
+    // As if the host's address changed after the key was stored (the API would refuse it now).
+    const dave = await guarded.createUser();
+    await new ProviderCredentials(guarded.service.ctx.database.db, guarded.service.ctx.config).set(dave.id, 'llm', LLM_KEY, chat.baseUrl);
+    const { llm } = await guarded.service.ctx.providers.forAccount(dave.id);
+    const before = chat.received.length;
+    const request = { model: 'gpt-4o-mini', temperature: 0, messages: [{ role: 'user' as const, content: 'Hello?' }], tools: [] };
+    await expect(llm.complete(request)).rejects.toThrow("the account's LLM address is not allowed: Target " + chat.baseUrl + ' is not allowed: loopback address');
+    await expect(llm.extract({ ...request, schema: { type: 'object' } })).rejects.toThrow('loopback address');
+    expect(chat.received.length).toBe(before);
   });
 });
