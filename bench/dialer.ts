@@ -40,7 +40,9 @@ function percentile(sorted: number[], p: number): number {
  */
 class InstantEngine implements CallService {
   readonly speaks = false;
-  readonly offlineLlm = true;
+  async offlineLlmFor(): Promise<boolean> {
+    return true;
+  }
   constructor(private readonly ctx: AppContext) {}
 
   async createCallRecords(tx: DbOrTx, inputs: readonly PlaceCallInput[]): Promise<number[]> {

@@ -120,7 +120,7 @@ const calls = {
     ),
   ALLOW_PRIVATE_TARGETS: bool
     .default(false)
-    .describe('Lets mid-call tools and webhooks call loopback and private-network addresses (refused by default, so a tool cannot reach your internal network).'),
+    .describe("Lets mid-call tools, webhooks, knowledge-base crawls and users' own LLM base URLs call loopback and private-network addresses (refused by default, so a user cannot make the service reach your internal network)."),
   CARRIER_COST_PER_MINUTE: z.coerce.number().min(0).default(0.014).describe("Per-minute rate behind a call's `carrier_cost` when the carrier reports no price."),
   PLATFORM_COST_PER_MINUTE: z.coerce.number().min(0).default(0.05).describe("Per-minute rate added into a call's `total_cost`."),
   COST_CURRENCY: z
@@ -198,7 +198,7 @@ const speech = {
     .url()
     .default('https://api.openai.com/v1')
     .describe(
-      "OpenAI's own API base, with `/v1`: where a user's own OpenAI key (Provider keys in the dashboard) is sent for speech-to-text, text-to-speech and speech-to-speech (`/realtime` on the same host) and tested (`GET /models`). Change it only to point at a stand-in.",
+      "OpenAI's own API base, with `/v1`: where a user's own OpenAI key (Provider keys in the dashboard) is sent for speech-to-text, text-to-speech and speech-to-speech (`/realtime` on the same host) and tested (`GET /models`), and a user's own LLM key when it names no base URL. Change it only to point at a stand-in.",
     ),
 };
 

@@ -1,6 +1,8 @@
 /**
- * Speech providers per account: a user may store their own Deepgram, ElevenLabs or OpenAI key
- * (sealed with SECRET_KEY), and that user's calls then use it instead of the deployment's.
+ * Providers per account: a user may store their own Deepgram, ElevenLabs or OpenAI key
+ * (sealed with SECRET_KEY), and that user's calls then use it instead of the deployment's; and
+ * an `llm` key with an optional base URL (an OpenAI-compatible chat server; none: OPENAI_API_URL),
+ * and that user's assistants then think with it instead of the deployment's LLM (or stand-in).
  *
  * `AccountProviders.forAccount(userId)` is what the call engine asks (through
  * `ProviderRegistry.forAccount`): the deployment's registry for users without keys, else a
@@ -13,6 +15,8 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/pool.js';
 import { providerCredentials } from '../db/schema.js';
 import { deriveKey, maskSecret, resolveSecretKey, seal, SecretKeyMissingError, unseal } from '../lib/secrets.js';
+import { GuardedLlm } from '../providers/llm/guarded.js';
+import { OpenAiCompatibleLlm } from '../providers/llm/openai.js';
 import { ProviderRegistry } from '../providers/registry.js';
 import { KEY_PROVIDERS, speechProviders, type AccountKeys, type KeyProvider, type SpeechConfig } from '../providers/speech.js';
 
@@ -21,6 +25,8 @@ export { KEY_PROVIDERS, type KeyProvider };
 export interface StoredKey {
   provider: KeyProvider;
   keyHint: string;
+  /** `llm` only: the chat server's base URL as stored (null: OPENAI_API_URL). */
+  baseUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -45,27 +51,30 @@ export class ProviderCredentials {
 
   async list(userId: number): Promise<StoredKey[]> {
     const rows = await this.db
-      .select({ provider: providerCredentials.provider, keyHint: providerCredentials.keyHint, createdAt: providerCredentials.createdAt, updatedAt: providerCredentials.updatedAt })
+      .select({ provider: providerCredentials.provider, keyHint: providerCredentials.keyHint, baseUrl: providerCredentials.baseUrl, createdAt: providerCredentials.createdAt, updatedAt: providerCredentials.updatedAt })
       .from(providerCredentials)
       .where(eq(providerCredentials.userId, userId))
       .orderBy(asc(providerCredentials.provider));
     return rows as StoredKey[];
   }
 
-  /** Stores (or replaces) a key; throws SecretKeyMissingError when there is no SECRET_KEY. */
-  async set(userId: number, provider: KeyProvider, apiKey: string): Promise<StoredKey> {
+  /**
+   * Stores (or replaces) a key, with its base URL for `llm` (null for the others); throws
+   * SecretKeyMissingError when there is no SECRET_KEY.
+   */
+  async set(userId: number, provider: KeyProvider, apiKey: string, baseUrl: string | null = null): Promise<StoredKey> {
     const key = this.credentialsKey();
     if (!key) throw new SecretKeyMissingError();
-    const values = { userId, provider, sealedKey: seal(apiKey, key), keyHint: maskSecret(apiKey) };
+    const values = { userId, provider, sealedKey: seal(apiKey, key), keyHint: maskSecret(apiKey), baseUrl: provider === 'llm' ? baseUrl : null };
     const [row] = await this.db
       .insert(providerCredentials)
       .values(values)
       .onConflictDoUpdate({
         target: [providerCredentials.userId, providerCredentials.provider],
-        set: { sealedKey: values.sealedKey, keyHint: values.keyHint, updatedAt: sql`now()` },
+        set: { sealedKey: values.sealedKey, keyHint: values.keyHint, baseUrl: values.baseUrl, updatedAt: sql`now()` },
       })
       .returning();
-    return { provider, keyHint: row.keyHint, createdAt: row.createdAt, updatedAt: row.updatedAt };
+    return { provider, keyHint: row.keyHint, baseUrl: row.baseUrl, createdAt: row.createdAt, updatedAt: row.updatedAt };
   }
 
   /** Removes a key; false when there was none. */
@@ -78,19 +87,19 @@ export class ProviderCredentials {
   }
 
   /**
-   * One of the user's keys in clear (to try it); null when none is stored. Throws
-   * UnreadableProviderKeysError when SECRET_KEY cannot open it.
+   * One of the user's keys in clear (to try it), with its base URL; null when none is stored.
+   * Throws UnreadableProviderKeysError when SECRET_KEY cannot open it.
    */
-  async keyFor(userId: number, provider: KeyProvider): Promise<string | null> {
+  async keyFor(userId: number, provider: KeyProvider): Promise<{ apiKey: string; baseUrl: string | null } | null> {
     const [row] = await this.db
-      .select({ sealedKey: providerCredentials.sealedKey })
+      .select({ sealedKey: providerCredentials.sealedKey, baseUrl: providerCredentials.baseUrl })
       .from(providerCredentials)
       .where(and(eq(providerCredentials.userId, userId), eq(providerCredentials.provider, provider)));
     if (!row) return null;
     const key = this.credentialsKey();
     try {
       if (!key) throw new SecretKeyMissingError();
-      return unseal(row.sealedKey, key);
+      return { apiKey: unseal(row.sealedKey, key), baseUrl: row.baseUrl };
     } catch {
       throw new UnreadableProviderKeysError([provider]);
     }
@@ -103,7 +112,7 @@ export class ProviderCredentials {
    */
   async keysFor(userId: number): Promise<AccountKeys> {
     const rows = await this.db
-      .select({ provider: providerCredentials.provider, sealedKey: providerCredentials.sealedKey })
+      .select({ provider: providerCredentials.provider, sealedKey: providerCredentials.sealedKey, baseUrl: providerCredentials.baseUrl })
       .from(providerCredentials)
       .where(eq(providerCredentials.userId, userId));
     if (rows.length === 0) return {};
@@ -115,6 +124,7 @@ export class ProviderCredentials {
       try {
         if (!key) throw new SecretKeyMissingError();
         out[row.provider as KeyProvider] = unseal(row.sealedKey, key);
+        if (row.provider === 'llm' && row.baseUrl) out.llmBaseUrl = row.baseUrl;
       } catch {
         unreadable.push(row.provider);
       }
@@ -143,7 +153,7 @@ export class AccountProviders {
 
   constructor(
     readonly credentials: ProviderCredentials,
-    private readonly config: SpeechConfig,
+    private readonly config: SpeechConfig & Pick<Config, 'ALLOW_PRIVATE_TARGETS'>,
     private readonly base: ProviderRegistry,
     private readonly opts: AccountProvidersOptions = {},
   ) {
@@ -159,6 +169,15 @@ export class AccountProviders {
     return registry;
   }
 
+  /**
+   * The account's chat server: at its own base URL through the outbound guard (the URL is the
+   * user's), else at OPENAI_API_URL (the operator's, trusted as for the `openai` key).
+   */
+  private ownLlm(apiKey: string, baseUrl: string | undefined) {
+    const llm = new OpenAiCompatibleLlm({ baseUrl: baseUrl ?? this.config.OPENAI_API_URL, apiKey });
+    return baseUrl ? new GuardedLlm(llm, baseUrl, this.config.ALLOW_PRIVATE_TARGETS) : llm;
+  }
+
   /** Forgets a user's cached providers (after a key changed). */
   invalidate(userId: number): void {
     this.cache.delete(userId);
@@ -167,7 +186,14 @@ export class AccountProviders {
   private async build(userId: number): Promise<ProviderRegistry> {
     const keys = await this.credentials.keysFor(userId);
     if (Object.keys(keys).length === 0) return this.base;
+    // The account's own chat server, else the deployment's LLM (or the offline stand-in).
+    const llm = keys.llm ? this.ownLlm(keys.llm, keys.llmBaseUrl) : this.base.llm;
+    const { llm: _, llmBaseUrl: __, ...speechKeys } = keys;
+    // Only an LLM key: the deployment's speech providers, the same instances.
+    if (Object.keys(speechKeys).length === 0) {
+      return new ProviderRegistry(llm, { stt: [...this.base.stt.values()], tts: [...this.base.tts.values()], realtime: [...this.base.realtime.values()] });
+    }
     // The local voice (one pool of worker processes) is shared with the deployment's registry.
-    return new ProviderRegistry(this.base.llm, speechProviders(this.config, keys, this.base.tts.get('local')));
+    return new ProviderRegistry(llm, speechProviders(this.config, speechKeys, this.base.tts.get('local')));
   }
 }

@@ -50,11 +50,16 @@ export function knowledgeOfRuns(ctx: KnowledgeContext, userId: number): NonNulla
     knowledgeOfAssistant(ctx, userId, { knowledgebase_id: assistant.knowledgebase_id ?? null, knowledgebase_mode: assistant.knowledgebase_mode ?? null, mode: assistant.mode }, settings, log);
 }
 
-/** The process's runner: the configured LLM (the offline stand-in without one); audio mode on the sandbox line and the process's speech providers. */
+/**
+ * The process's runner: the account's providers (its own LLM key, else the configured LLM, else
+ * the offline stand-in); audio mode on the sandbox line and the account's speech providers.
+ * Keys of the account that cannot be read fail the run (never the deployment's instead).
+ */
 export const runWithProcessLlm: ScenarioRunner = async (ctx, job) => {
   const sealer = credentialSealer(ctx.config);
-  const audio = job.scenario.mode === 'audio' ? processAudio(ctx) : undefined;
-  const r = await runOnce(job.scenario, job.assistant, { llm: ctx.providers.llm, log: ctx.log, unseal: (s) => sealer.unseal(s), audio, knowledge: knowledgeOfRuns(ctx, job.run.userId) }, job.position, job.repeat);
+  const providers = await ctx.providers.forAccount(job.run.userId);
+  const audio = job.scenario.mode === 'audio' ? processAudio({ ...ctx, providers }) : undefined;
+  const r = await runOnce(job.scenario, job.assistant, { llm: providers.llm, log: ctx.log, unseal: (s) => sealer.unseal(s), audio, knowledge: knowledgeOfRuns(ctx, job.run.userId) }, job.position, job.repeat);
   return {
     status: r.status,
     endStatus: r.endStatus,

@@ -82,8 +82,10 @@ export class CallEngine implements CallService {
   get speaks(): boolean {
     return this.providers.tts.size > 0;
   }
-  get offlineLlm(): boolean {
-    return this.llm.standIn;
+  /** The stand-in answers this account's calls: no LLM configured, none of its own (unreadable keys: the deployment's answer). */
+  async offlineLlmFor(userId: number): Promise<boolean> {
+    const registry = await this.providers.forAccount(userId).catch(() => this.providers);
+    return registry.llm.standIn;
   }
   /** Calls on carriers whose network calls back (Twilio): placing, callbacks, stream claims. */
   readonly remote: RemoteCalls;
@@ -102,6 +104,7 @@ export class CallEngine implements CallService {
     this.remote = new RemoteCalls(ctx);
   }
 
+  /** The deployment's LLM (an account's own is in its registry: `providers.forAccount`). */
   get llm(): LlmProvider {
     return this.providers.llm;
   }
@@ -224,10 +227,13 @@ export class CallEngine implements CallService {
     // cannot take now is written when it is back (progress.ts), before the final record.
     const progress = new CallProgress(pool, log, callId, call.status);
 
-    // Audio legs converse through the voice core with the account's speech providers.
+    // The account's providers: its own LLM (else the deployment's), and for audio legs the voice
+    // core with its speech providers.
     let spoken: VoiceCallFactory | undefined;
+    let registry: ProviderRegistry;
     try {
-      spoken = leg.media ? await this.voiceFor(call, log) : undefined;
+      registry = await this.providers.forAccount(call.user_id);
+      spoken = leg.media ? await this.voiceFor(call, registry, log) : undefined;
     } catch (err) {
       if (!(err instanceof AccountProvidersUnavailableError)) throw err;
       // Not the deployment's keys instead (ProviderRegistry.forAccount): the call ends here, saying why.
@@ -245,11 +251,12 @@ export class CallEngine implements CallService {
     // `record` on an audio leg of ours (Twilio records its own calls): the voice core's two channels.
     const recording = spoken && call.record && !placesRemotely(carrier) ? new AudioCallRecording(this.clock, call.max_duration + 60) : null;
     const voice = spoken && recording ? recording.wrap(spoken) : spoken;
+    const llm = registry.llm;
     const session: CallSession = new CallSession(
       settings,
       {
         leg,
-        llm: this.llm,
+        llm,
         tools: this.tools,
         clock: this.clock,
         log,
@@ -266,7 +273,7 @@ export class CallEngine implements CallService {
           assistantFor: (id) => loadHandOver({ pool, userId: call.user_id, callVariables: call.call_variables ?? {}, providers: this.providers, log }, id),
           // prettier-ignore
           warm: warmTransferDeps({ pool, userId: call.user_id, callCarrier: carrier.name, customerNumber: call.client_phone_number, languageIso2: call.language_iso2, log,
-            carriers: this.carriers, fallback: this.carrier, llm: this.llm, model: modelName, transcript: (): string => session.transcriptSoFar(), note: (line: string) => session.note(line) }),
+            carriers: this.carriers, fallback: this.carrier, llm, model: modelName, transcript: (): string => session.transcriptSoFar(), note: (line: string) => session.note(line) }),
         }),
       },
       {
@@ -277,7 +284,7 @@ export class CallEngine implements CallService {
         },
       },
     );
-    if (this.llm.standIn) log.info({ llm: this.llm.label }, 'call runs on the offline LLM stand-in (no LLM configured)');
+    if (llm.standIn) log.info({ llm: llm.label }, 'call runs on the offline LLM stand-in (no LLM configured, none of the account)');
 
     const finished = (async () => {
       try {
@@ -300,7 +307,7 @@ export class CallEngine implements CallService {
           temperature,
           variables,
           result,
-          llm: this.llm,
+          llm,
           rates: { carrierPerMinute: this.ctx.config.CARRIER_COST_PER_MINUTE, platformPerMinute: this.ctx.config.PLATFORM_COST_PER_MINUTE },
           carrierPrice,
           log,
@@ -329,9 +336,8 @@ export class CallEngine implements CallService {
     this.live.set(callId, { session, finished });
   }
 
-  /** The voice of an audio leg, on the account's providers; throws AccountProvidersUnavailableError when its own keys cannot be read. */
-  private async voiceFor(call: LoadedCall, log: Logger) {
-    const registry = await this.providers.forAccount(call.user_id);
+  /** The voice of an audio leg, on the account's providers. */
+  private async voiceFor(call: LoadedCall, registry: ProviderRegistry, log: Logger) {
     await this.vad?.prepare();
     return voiceFactory(
       assistantVoiceRow(call),

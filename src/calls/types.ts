@@ -33,8 +33,11 @@ export class ShuttingDownError extends Error {
 export interface CallService {
   /** Whether this engine speaks on audio legs (the voice core); if not, it converses on text legs only. */
   readonly speaks: boolean;
-  /** Whether replies come from the offline LLM stand-in (no LLM configured): canned lines, not a model. */
-  readonly offlineLlm: boolean;
+  /**
+   * Whether this account's replies come from the offline LLM stand-in (no LLM configured and no
+   * LLM key of the account's own): canned lines, not a model.
+   */
+  offlineLlmFor(userId: number): Promise<boolean>;
   /**
    * Inserts the call records (status `initiated`) inside the caller's transaction, in one
    * statement, and returns their ids in the order of `inputs` (ascending); dials nothing. The

@@ -103,9 +103,11 @@ export const voices = pgTable('voices', {
 export const providerCredentials = pgTable('provider_credentials', {
   id: serial('id').primaryKey(),
   userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  /** `deepgram`, `elevenlabs` or `openai`. */
+  /** `deepgram`, `elevenlabs`, `llm` or `openai`. */
   provider: text('provider').notNull(),
   sealedKey: text('sealed_key').notNull(),
+  /** `llm` only: the OpenAI-compatible chat server's base URL (null: OPENAI_API_URL). */
+  baseUrl: text('base_url'),
   /** What the API shows, e.g. `••••a1b2`. */
   keyHint: text('key_hint').notNull(),
   createdAt: createdAt(),

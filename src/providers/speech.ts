@@ -26,10 +26,15 @@ import { ElevenLabsTts } from './tts/elevenlabs/index.js';
 import { OpenAiTts } from './tts/openai/index.js';
 import type { TtsProvider } from './tts/types.js';
 
-/** Providers a user can bring a key for. */
-export const KEY_PROVIDERS = ['deepgram', 'elevenlabs', 'openai'] as const;
+/**
+ * Providers a user can bring a key for: the speech vendors, and `llm` (an OpenAI-compatible
+ * chat server at the account's own base URL; src/accounts/provider-keys.ts builds it, this
+ * module leaves it alone).
+ */
+export const KEY_PROVIDERS = ['deepgram', 'elevenlabs', 'llm', 'openai'] as const;
 export type KeyProvider = (typeof KEY_PROVIDERS)[number];
-export type AccountKeys = Partial<Record<KeyProvider, string>>;
+/** An account's keys in clear, and the base URL of its `llm` key (none: OPENAI_API_URL). */
+export type AccountKeys = Partial<Record<KeyProvider, string>> & { llmBaseUrl?: string };
 
 /** OpenAI's speech-to-speech endpoint on the API base (`OPENAI_API_URL`). */
 export const openAiRealtimeUrl = (apiBase: string) => `${apiBase.replace(/^http/, 'ws').replace(/\/+$/, '')}/realtime?model=gpt-realtime`;

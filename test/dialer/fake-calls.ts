@@ -24,7 +24,9 @@ export interface FinishOptions {
 
 export class FakeCalls implements CallService {
   readonly speaks = false;
-  readonly offlineLlm = true;
+  async offlineLlmFor(): Promise<boolean> {
+    return true;
+  }
   readonly started: number[] = [];
   private live = new Set<number>();
 

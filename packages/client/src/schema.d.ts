@@ -6352,11 +6352,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description `llm`: the chat server the account's assistants think with (the deployment's OPENAI_API_URL when none was given); null for the other providers */
+                                base_url: string | null;
                                 created_at: string;
                                 /** @description the last four characters, e.g. ••••a1b2; the key itself is never shown again */
                                 key_hint: string;
                                 /** @enum {string} */
-                                provider: "deepgram" | "elevenlabs" | "openai";
+                                provider: "deepgram" | "elevenlabs" | "llm" | "openai";
                                 updated_at: string;
                             }[];
                         };
@@ -6380,13 +6382,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Store (or replace) the caller's key for deepgram, elevenlabs or openai; the caller's calls use it from now on */
+        /**
+         * Store (or replace) the caller's key for deepgram, elevenlabs, llm or openai; the caller's calls use it from now on
+         * @description `llm` is an OpenAI-compatible chat server (`base_url`, default the deployment's OPENAI_API_URL): the caller's assistants think with it instead of the deployment's LLM (or the offline stand-in) in every call, browser call and test run. The other providers are speech vendors.
+         */
         put: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
-                    provider: "deepgram" | "elevenlabs" | "openai";
+                    provider: "deepgram" | "elevenlabs" | "llm" | "openai";
                 };
                 cookie?: never;
             };
@@ -6394,6 +6399,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         api_key: string;
+                        /** @description `llm` only: the OpenAI-compatible chat server's base URL, with its version (e.g. `https://api.openai.com/v1`, `http://my-vllm:8000/v1`); left out: the deployment's OPENAI_API_URL. Private and loopback addresses are refused unless the deployment sets ALLOW_PRIVATE_TARGETS. */
+                        base_url?: string;
                     };
                 };
             };
@@ -6406,12 +6413,28 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description `llm`: the chat server the account's assistants think with (the deployment's OPENAI_API_URL when none was given); null for the other providers */
+                                base_url: string | null;
                                 created_at: string;
                                 /** @description the last four characters, e.g. ••••a1b2; the key itself is never shown again */
                                 key_hint: string;
                                 /** @enum {string} */
-                                provider: "deepgram" | "elevenlabs" | "openai";
+                                provider: "deepgram" | "elevenlabs" | "llm" | "openai";
                                 updated_at: string;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            errors: {
+                                [key: string]: string[];
                             };
                             message: string;
                         };
@@ -6437,7 +6460,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    provider: "deepgram" | "elevenlabs" | "openai";
+                    provider: "deepgram" | "elevenlabs" | "llm" | "openai";
                 };
                 cookie?: never;
             };
@@ -6471,15 +6494,15 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Try a key with one real, read-only request to the vendor (OpenAI `GET /models`, Deepgram `GET /v1/projects`, ElevenLabs `GET /v1/user`)
-         * @description Tries the caller's stored key, or the `api_key` in the body (not stored) to check a key before saving it. The request goes where the deployment sends that vendor's traffic (`OPENAI_API_URL`, `DEEPGRAM_URL`'s host, `ELEVENLABS_URL`'s host) and gives up after 10 s. The answer is 200 whether the vendor accepted the key or not: `ok` says which, `message` says what failed in words. One request per call, never retried.
+         * Try a key with one real, read-only request to the vendor (OpenAI and LLM servers `GET /models`, Deepgram `GET /v1/projects`, ElevenLabs `GET /v1/user`)
+         * @description Tries the caller's stored key, or the `api_key` in the body (not stored) to check a key before saving it. The request goes where the deployment sends that vendor's traffic (`OPENAI_API_URL`, `DEEPGRAM_URL`'s host, `ELEVENLABS_URL`'s host) and gives up after 10 s. The answer is 200 whether the vendor accepted the key or not: `ok` says which, `message` says what failed in words. One request per call, never retried; except `llm`: its request goes to the key's `base_url` (or the one in the body), and a server that answers 404 or 405 there (no model list) is asked for one token with `POST {base_url}/chat/completions` instead.
          */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
-                    provider: "deepgram" | "elevenlabs" | "openai";
+                    provider: "deepgram" | "elevenlabs" | "llm" | "openai";
                 };
                 cookie?: never;
             };
@@ -6488,6 +6511,8 @@ export interface paths {
                     "application/json": {
                         /** @description A key to try instead of the stored one (it is not stored); leave out to try the stored key */
                         api_key?: string;
+                        /** @description `llm` only: a base URL to try instead of the stored one (not stored) */
+                        base_url?: string;
                     };
                 };
             };
@@ -6499,7 +6524,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description the one request made, e.g. `GET https://api.openai.com/v1/models` */
+                            /** @description the request whose answer decided, e.g. `GET https://api.openai.com/v1/models` (for `llm`, `POST …/chat/completions` when the server has no `/models`) */
                             checked: string;
                             /** @description which key was tried (its last four characters) */
                             key_hint: string;
@@ -6510,7 +6535,7 @@ export interface paths {
                             /** @description true when the vendor accepted the key */
                             ok: boolean;
                             /** @enum {string} */
-                            provider: "deepgram" | "elevenlabs" | "openai";
+                            provider: "deepgram" | "elevenlabs" | "llm" | "openai";
                             /** @description the vendor's HTTP status, when it answered */
                             status?: number;
                         };
@@ -7589,7 +7614,7 @@ export interface paths {
         };
         /**
          * Whether browser calls can be spoken here, and who answers
-         * @description `speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured: replies come from the offline stand-in (a few canned lines), not a model.
+         * @description `speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured and the caller has stored no LLM key of their own (Provider keys): replies come from the offline stand-in (a few canned lines), not a model.
          */
         get: {
             parameters: {

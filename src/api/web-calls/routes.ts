@@ -41,10 +41,10 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'Whether browser calls can be spoken here, and who answers',
       description:
-        '`speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured: replies come from the offline stand-in (a few canned lines), not a model.',
+        '`speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured and the caller has stored no LLM key of their own (Provider keys): replies come from the offline stand-in (a few canned lines), not a model.',
       response: { 200: z.object({ speech: z.boolean(), offline_llm: z.boolean() }) },
     },
-  }, async () => ({ speech: speechAvailable(app.ctx), offline_llm: app.ctx.services.calls?.offlineLlm ?? true }));
+  }, async (req) => ({ speech: speechAvailable(app.ctx), offline_llm: (await app.ctx.services.calls?.offlineLlmFor(req.user.id)) ?? true }));
 
   r.post('/api/user/web-calls', {
     schema: {

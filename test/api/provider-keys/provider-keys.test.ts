@@ -27,7 +27,7 @@ describe('provider keys', () => {
     expect(row.sealedKey.startsWith('v1:')).toBe(true);
     expect(row.sealedKey).not.toContain(KEY);
     const list = await alice.get('/api/user/provider-keys');
-    expect(list.body.data).toEqual([{ provider: 'deepgram', key_hint: '••••abcd', created_at: expect.any(String), updated_at: expect.any(String) }]);
+    expect(list.body.data).toEqual([{ provider: 'deepgram', key_hint: '••••abcd', base_url: null, created_at: expect.any(String), updated_at: expect.any(String) }]);
     expect(JSON.stringify(list.body)).not.toContain(KEY);
   });
 

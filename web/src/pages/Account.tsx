@@ -67,7 +67,7 @@ export default function Account() {
       <section aria-labelledby="provider-keys-heading">
         <h2 id="provider-keys-heading">Provider keys</h2>
         <p>
-          Your own Deepgram, ElevenLabs and OpenAI keys for speech in your calls, each with a test: <Link to="/settings/keys">Provider keys</Link>.
+          Your own LLM (any OpenAI-compatible server) and Deepgram, ElevenLabs and OpenAI keys for your calls, each with a test: <Link to="/settings/keys">Provider keys</Link>.
         </p>
       </section>
 

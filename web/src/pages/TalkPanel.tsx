@@ -75,11 +75,10 @@ export function TalkPanel({ assistantId }: { assistantId: number }) {
       {offline && (
         <p className="callout" data-testid="talk-offline">
           <strong>No LLM is connected:</strong> the replies come from the offline stand-in, which says a few fixed
-          lines (a greeting, an answer, goodbye) and ends the call, so you can try the flow before adding a model.
-          An operator connects one by setting <code>LLM_BASE_URL</code> (and <code>LLM_API_KEY</code>) on the
-          service; the documentation's "Connecting LLM, speech-to-text and text-to-speech" page says how. Your own
-          keys on the <Link to="/settings/keys">Provider keys</Link> page serve speech in your calls (Deepgram,
-          ElevenLabs, OpenAI), not the LLM.
+          lines (a greeting, an answer, goodbye) and ends the call, so you can try the flow before adding a model.{' '}
+          <Link to="/settings/keys">Add an LLM key</Link> (any OpenAI-compatible server: OpenAI, vLLM,
+          Ollama, LiteLLM…) and your assistants think with it in every call; or an operator connects one for the whole
+          service with <code>LLM_BASE_URL</code> (and <code>LLM_API_KEY</code>).
         </p>
       )}
       <ErrorBanner error={error} />

@@ -1,0 +1,1 @@
+ALTER TABLE "provider_credentials" ADD COLUMN "base_url" text;
