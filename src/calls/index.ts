@@ -68,7 +68,7 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
       await heartbeat.beat();
       await checkTwilioPublicUrl(ctx);
       await engine.remote.start();
-      if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls run on the offline stand-in');
+      if (engine.llm.standIn) ctx.log.info('no LLM configured (LLM_BASE_URL unset): calls of accounts without an LLM key of their own run on the offline stand-in');
       heartbeatTimer = setInterval(() => {
         heartbeat.beat().catch(heartbeatFailed);
       }, HEARTBEAT_INTERVAL_MS);

@@ -41,10 +41,10 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: 'Whether browser calls can be spoken here, and who answers',
       description:
-        '`speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured and the caller has stored no LLM key of their own (Provider keys): replies come from the offline stand-in (a few canned lines), not a model.',
+        '`speech` is false when no speech-to-text provider is configured for the caller (the deployment\'s, or the account\'s own key): browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured and the caller has stored no LLM key of their own (Provider keys): replies come from the offline stand-in (a few canned lines), not a model.',
       response: { 200: z.object({ speech: z.boolean(), offline_llm: z.boolean() }) },
     },
-  }, async (req) => ({ speech: speechAvailable(app.ctx), offline_llm: (await app.ctx.services.calls?.offlineLlmFor(req.user.id)) ?? true }));
+  }, async (req) => ({ speech: await speechAvailable(app.ctx, req.user.id), offline_llm: (await app.ctx.services.calls?.offlineLlmFor(req.user.id)) ?? true }));
 
   r.post('/api/user/web-calls', {
     schema: {

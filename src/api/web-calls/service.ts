@@ -26,11 +26,15 @@ export interface WebCallStarted {
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * Whether calls can be spoken: speech-to-text is configured and the engine runs the voice
- * core on audio legs. Otherwise browser calls are typed conversations on the same engine.
+ * Whether this account's calls can be spoken: speech-to-text is configured for it (the
+ * deployment's or its own key) and the engine runs the voice core on audio legs. Otherwise
+ * browser calls are typed conversations on the same engine. Keys that cannot be read count
+ * as none (the call itself then fails with that reason).
  */
-export function speechAvailable(ctx: AppContext): boolean {
-  return ctx.providers.stt.size > 0 && ctx.services.calls?.speaks === true;
+export async function speechAvailable(ctx: AppContext, userId: number): Promise<boolean> {
+  if (ctx.services.calls?.speaks !== true) return false;
+  const registry = await ctx.providers.forAccount(userId).catch(() => ctx.providers);
+  return registry.stt.size > 0;
 }
 
 /** Of a widget call: the key it came from and the visitor's address (what its limits count by). */
@@ -59,7 +63,7 @@ export async function startWebCall(
   if (assistant.status !== 'active') throw new HttpError(422, 'Assistant is inactive.');
   const engine = ctx.services.calls;
   if (!engine) throw new HttpError(503, 'The call engine is not running.');
-  const mode: WebCallMode = input.mode === 'audio' && speechAvailable(ctx) ? 'audio' : 'text';
+  const mode: WebCallMode = input.mode === 'audio' && (await speechAvailable(ctx, input.userId)) ? 'audio' : 'text';
 
   // Refused (429 from the central error handler) when the owner's connected calls already fill
   // max_calls_in_parallel; while its page has not connected, the call itself takes no slot.

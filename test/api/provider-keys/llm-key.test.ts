@@ -116,6 +116,18 @@ describe("an account's own LLM key", () => {
   });
 });
 
+describe("an account's own speech-to-text key", () => {
+  it("makes that account's browser calls spoken; another account's stay typed", async () => {
+    // The deployment has no speech-to-text: every account's browser calls are typed until it adds a key.
+    expect((await alice.get('/api/user/web-calls/capabilities')).body.speech).toBe(false);
+    expect((await alice.put('/api/user/provider-keys/deepgram', { api_key: 'dg-alice-key-0001' })).status).toBe(200);
+    expect((await alice.get('/api/user/web-calls/capabilities')).body.speech).toBe(true);
+    expect((await bob.get('/api/user/web-calls/capabilities')).body.speech).toBe(false);
+    expect((await alice.delete('/api/user/provider-keys/deepgram')).status).toBe(200);
+    expect((await alice.get('/api/user/web-calls/capabilities')).body.speech).toBe(false);
+  });
+});
+
 describe('base URLs that are refused', () => {
   it('not an http(s) URL, or a base URL for a speech vendor: 422 with the field', async () => {
     for (const base_url of ['not a url', 'ftp://llm.example.com/v1', 'file:///etc/passwd']) {
