@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts');
@@ -111,4 +112,35 @@ export async function unreachableByKeyboard(page: Page): Promise<string[]> {
 export async function checkPage(page: Page, name: string): Promise<{ violations: AxeViolation[]; unreachable: string[] }> {
   await screenshot(page, name);
   return { violations: await seriousA11yViolations(page), unreachable: await unreachableByKeyboard(page) };
+}
+
+/** `checkPage`, asserted: no serious or critical axe violation, every control reachable by keyboard. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const { violations, unreachable } = await checkPage(page, name);
+  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+  expect(unreachable, `${name}: controls the keyboard cannot reach`).toEqual([]);
+}
+
+/**
+ * `expectAccessible` at desktop width, then axe again at 390 px and no sideways scrolling there
+ * (naming the first elements that stick out); the viewport goes back to 1280 × 900.
+ */
+export async function expectFitsPhone(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    const phone = await checkPage(page, `${name}-390`);
+    expect(phone.violations, `${name} at 390 px: ${JSON.stringify(phone.violations, null, 2)}`).toEqual([]);
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      view: window.innerWidth,
+      wide: [...document.querySelectorAll('main *, header *')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`),
+    }));
+    expect(widths.scroll, `${name} scrolls sideways at 390 px: ${widths.wide.join(', ')}`).toBeLessThanOrEqual(widths.view);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
 }

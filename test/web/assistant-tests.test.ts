@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../src/compose.js';
-import { checkPage, launchBrowser, type Browser } from '../support/browser.js';
+import { expectAccessible as expectAccessibleOn, launchBrowser, type Browser } from '../support/browser.js';
 import { ChatDouble } from '../support/doubles/chat.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
 
@@ -53,11 +53,7 @@ afterAll(async () => {
   await chat?.close();
 });
 
-async function expectAccessible(name: string) {
-  const { violations, unreachable } = await checkPage(page, name);
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-  expect(unreachable, `${name}: controls the keyboard cannot reach`).toEqual([]);
-}
+const expectAccessible = (name: string) => expectAccessibleOn(page, name);
 
 const field = (label: string) => page.getByLabel(label, { exact: true });
 const tab = (name: string) => page.getByRole('navigation', { name: 'Assistant' }).getByRole('link', { name, exact: true });

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullProcess } from '../../src/compose.js';
-import { checkPage, launchBrowser, type Browser } from '../support/browser.js';
+import { expectAccessible as expectAccessibleOn, launchBrowser, type Browser } from '../support/browser.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { ADMIN_TOKEN, startTestService, type TestService, type TestUser } from '../support/service.js';
 
@@ -39,11 +39,7 @@ afterAll(async () => {
 });
 
 /** Screenshot, axe and keyboard walk of the page as shown now. */
-async function expectAccessible(name: string) {
-  const { violations, unreachable } = await checkPage(page, name);
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-  expect(unreachable, `${name}: controls the keyboard cannot reach`).toEqual([]);
-}
+const expectAccessible = (name: string) => expectAccessibleOn(page, name);
 
 const field = (label: string) => page.getByLabel(label, { exact: true });
 

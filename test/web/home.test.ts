@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTurns } from '../../src/db/schema.js';
 import { rowsOf } from '../../src/db/pool.js';
 import { insertCalls } from '../api/calls/support.js';
-import { checkPage, launchBrowser, type Browser } from '../support/browser.js';
+import { expectAccessible as expectAccessibleOn, launchBrowser, type Browser } from '../support/browser.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
 
 /** First load of `/`, everything the browser fetched (compressed bytes on the wire). */
@@ -40,11 +40,7 @@ function seededCalls(assistantId: number) {
   return list;
 }
 
-async function expectAccessible(name: string) {
-  const { violations, unreachable } = await checkPage(page, name);
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-  expect(unreachable, `${name}: controls the keyboard cannot reach`).toEqual([]);
-}
+const expectAccessible = (name: string) => expectAccessibleOn(page, name);
 
 const bars = (chart: string) => page.locator(`[data-testid="${chart}"] g.bars > g`);
 const barTotals = async (chart: string) => (await bars(chart).evaluateAll((gs) => gs.map((g) => Number(g.getAttribute('data-total')))));

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, launchBrowser, type Browser } from '../support/browser.js';
+import { expectFitsPhone, launchBrowser, type Browser } from '../support/browser.js';
 import { TwilioDouble } from '../support/doubles/twilio.js';
 import { ADMIN_TOKEN, startTestService, type TestService, type TestUser } from '../support/service.js';
 
@@ -36,27 +36,7 @@ afterAll(async () => {
 const field = (label: string) => page.getByLabel(label, { exact: true });
 
 /** axe and the keyboard walk at desktop width, then axe and the sideways-scroll check at 390 px. */
-async function expectFits(name: string) {
-  const desktop = await checkPage(page, name);
-  expect(desktop.violations, `${name}: ${JSON.stringify(desktop.violations, null, 2)}`).toEqual([]);
-  expect(desktop.unreachable, `${name}: controls the keyboard cannot reach`).toEqual([]);
-  await page.setViewportSize({ width: 390, height: 844 });
-  try {
-    const phone = await checkPage(page, `${name}-390`);
-    expect(phone.violations, `${name} at 390 px: ${JSON.stringify(phone.violations, null, 2)}`).toEqual([]);
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      view: window.innerWidth,
-      wide: [...document.querySelectorAll('main *, header *')]
-        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-        .slice(0, 5)
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${Math.round(el.getBoundingClientRect().right)} px)`),
-    }));
-    expect(widths.scroll, `${name} scrolls sideways at 390 px: ${widths.wide.join(', ')}`).toBeLessThanOrEqual(widths.view);
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-}
+const expectFits = (name: string) => expectFitsPhone(page, name);
 
 async function signIn(token: string, landing: string) {
   await page.goto(`${base}/sign-in`);

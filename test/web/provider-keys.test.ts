@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEnginePart } from '../../src/calls/index.js';
-import { checkPage, launchBrowser, type Browser } from '../support/browser.js';
+import { expectAccessible as expectAccessibleOn, launchBrowser, type Browser } from '../support/browser.js';
 import { ChatDouble } from '../support/doubles/chat.js';
 import { insertAssistant } from '../support/fixtures.js';
 import { startTestService, type TestService, type TestUser } from '../support/service.js';
@@ -41,11 +41,7 @@ afterAll(async () => {
   await llm?.close();
 });
 
-async function expectAccessible(name: string) {
-  const { violations, unreachable } = await checkPage(page, name);
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-  expect(unreachable, `${name}: controls the keyboard cannot reach`).toEqual([]);
-}
+const expectAccessible = (name: string) => expectAccessibleOn(page, name);
 
 const openaiSection = () => page.getByTestId('provider-openai');
 const result = () => page.getByTestId('test-result-openai');

@@ -24,7 +24,10 @@ export default function SignIn() {
     if (!s) return;
     setSigningIn(true);
     signIn({ ...s, remember });
-    navigate(s.role === 'admin' ? '/admin' : from && from !== '/' ? from : '/assistants', { replace: true });
+    // Back where the sign-in began, when that page is one of this role's (an admin's page after
+    // a user signs in, or the reverse, would only refuse them).
+    const own = from && from !== '/' && from.startsWith('/admin') === (s.role === 'admin') ? from : null;
+    navigate(own ?? (s.role === 'admin' ? '/admin' : '/assistants'), { replace: true });
   };
 
   return (
