@@ -261,6 +261,13 @@ describe('the dashboard in a browser', () => {
     await field('Order').selectOption('created_at');
     await page.waitForURL(/sort=created_at/);
     await expect.poll(() => page.locator('th[aria-sort="ascending"]').textContent()).toContain('When');
+    // Searched by the customer's number, as a person writes it (spaces), the order kept.
+    const number = (await page.locator('table.calls tbody tr td:nth-child(5)').first().textContent())!.trim();
+    await field('Customer number').fill(`${number.slice(0, 3)} ${number.slice(3, 6)} ${number.slice(6)}`);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/phone_number=/);
+    expect(page.url()).toContain('sort=created_at');
+    await expect.poll(() => page.locator('table.calls tbody tr td:nth-child(5)').allTextContents()).toEqual([number]);
     // Times in the browser's zone, the UTC time on hover.
     expect(await page.locator('table.calls tbody tr time').first().getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
     await page.locator('table.calls tbody tr a').first().click();
