@@ -7,10 +7,12 @@
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../calls/state-machine.js';
 import { pageQuery } from '../toolkit/pagination.js';
-import { isStorableText, MAX_ID, msg, v } from '../toolkit/validation.js';
+import { isCalendarDate, isStorableText, msg, optionalQuery, queryId as idString, v } from '../toolkit/validation.js';
 
 /** The ten statuses of spec 3.3 and the live ones come from the state machine (one place). */
 export { CALL_STATUSES };
+/** Re-exported: the calendar-date rule lives in the toolkit (the results query uses it too). */
+export { isCalendarDate };
 
 export const CALL_TYPES = ['inbound', 'outbound', 'web'] as const;
 
@@ -22,32 +24,8 @@ export const CALL_SORTS = ['-created_at', 'created_at', '-duration', 'duration',
 export type CallSort = (typeof CALL_SORTS)[number];
 
 
-/** An optional query value: a string, where '' means "not sent", then checked by `inner`. */
-function optionalQuery<T extends z.ZodType<unknown, string>>(inner: T) {
-  return z
-    .string({ error: msg.string })
-    .optional()
-    .transform((s) => (s === '' ? undefined : s))
-    .pipe(inner.optional());
-}
 
-/** A positive integer id as a query string (column type int4, so bounded). */
-const idString = z
-  .string()
-  .regex(/^-?\d+$/, { error: msg.integer })
-  .transform(Number)
-  .pipe(v.int({ min: 1, max: MAX_ID }));
 
-/** True for a real proleptic-Gregorian calendar date with a four-digit year from 0001. */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
-  return d <= days;
-}
 
 const dateString = z.string().refine(isCalendarDate, { error: msg.dateFormat('Y-m-d') });
 

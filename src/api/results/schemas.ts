@@ -4,8 +4,7 @@
  * as in the call list's filters.
  */
 import { z } from 'zod';
-import { isCalendarDate } from '../calls/schemas.js';
-import { isTimezone, MAX_ID, msg, v } from '../toolkit/validation.js';
+import { isCalendarDate, isTimezone, msg, optionalQuery, queryId as idString } from '../toolkit/validation.js';
 
 /** The longest period one request may cover, in days (a leap year). */
 export const MAX_PERIOD_DAYS = 366;
@@ -20,19 +19,7 @@ export const DEFAULT_PERIOD_DAYS = 30;
 export const OUTCOMES = ['answered', 'voicemail', 'no-answer', 'busy', 'failed', 'not-connected', 'live'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-function optionalQuery<T extends z.ZodType<unknown, string>>(inner: T) {
-  return z
-    .string({ error: msg.string })
-    .optional()
-    .transform((s) => (s === '' ? undefined : s))
-    .pipe(inner.optional());
-}
 
-const idString = z
-  .string()
-  .regex(/^-?\d+$/, { error: msg.integer })
-  .transform(Number)
-  .pipe(v.int({ min: 1, max: MAX_ID }));
 
 const dateString = z.string().refine(isCalendarDate, { error: msg.dateFormat('Y-m-d') });
 

@@ -231,4 +231,31 @@ export const v = {
   },
 };
 
+/** An optional query value: a string, where '' means "not sent" (as Laravel's ConvertEmptyStringsToNull), then checked by `inner`. */
+export function optionalQuery<T extends z.ZodType<unknown, string>>(inner: T) {
+  return z
+    .string({ error: msg.string })
+    .optional()
+    .transform((s) => (s === '' ? undefined : s))
+    .pipe(inner.optional());
+}
+
+/** A positive integer id as a query string (column type int4, so bounded). */
+export const queryId = z
+  .string()
+  .regex(/^-?\d+$/, { error: msg.integer })
+  .transform(Number)
+  .pipe(v.int({ min: 1, max: MAX_ID }));
+
+/** True for a real proleptic-Gregorian calendar date with a four-digit year from 0001. */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
+  return d <= days;
+}
+
 export { isHttpUrl, isTimezone };
