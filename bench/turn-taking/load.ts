@@ -9,11 +9,18 @@
  *
  *   npx tsx bench/turn-taking/load.ts [--quick]
  *
- * Settings: BENCH_TURN_N (200; quick 20), BENCH_TURN_LOAD_SECONDS (30; quick 10).
+ * Settings: BENCH_TURN_N (200; quick 20), BENCH_TURN_LOAD_SECONDS (30; quick 10),
+ * BENCH_TURN_DOUBLES_NICE (19: the doubles' process at the lowest priority; on a machine busy
+ * with other work they may then fall behind the calls, which end: lower it, e.g. 0).
+ * Diagnosis: BENCH_TURN_PROFILE=<file.cpuprofile> writes a CPU profile of the service's main
+ * thread over the measured window (open it in Chrome DevTools or summarise it with
+ * bench/cpuprofile-top.ts); BENCH_TURN_LOG=<file> keeps the service's log.
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fullProcess } from '../../src/compose.js';
 import { startService } from '../../src/service.js';
@@ -25,6 +32,21 @@ const QUICK = process.argv.includes('--quick') || process.env.BENCH_TURN_QUICK =
 const CALLS = Number(process.env.BENCH_TURN_N ?? (QUICK ? 20 : 200));
 const SECONDS = Number(process.env.BENCH_TURN_LOAD_SECONDS ?? (QUICK ? 10 : 30));
 const PUBLIC = 'https://sb.example';
+const PROFILE = process.env.BENCH_TURN_PROFILE;
+
+/** Starts the inspector's CPU profiler in this thread; the returned function stops it and writes the profile. */
+async function startProfile(file: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 async function startDoubles() {
   // Enough items that every call still talks when the window ends (an item takes ~5–15 s).
@@ -37,7 +59,7 @@ async function startDoubles() {
   // The doubles stand for the carrier and the vendors, which run on other machines: on a shared
   // 2-core machine they yield the CPU to the service being measured (lowest priority).
   try {
-    os.setPriority(child.pid!, 19);
+    os.setPriority(child.pid!, Number(process.env.BENCH_TURN_DOUBLES_NICE ?? 19));
   } catch {
     // Not allowed here: measured at equal priority.
   }
@@ -84,6 +106,7 @@ async function measure(): Promise<LoadFigures> {
     // Past the greetings: the callers are talking.
     await new Promise((r) => setTimeout(r, 5000));
     const live = engine.activeCalls();
+    const stopProfile = PROFILE ? await startProfile(PROFILE) : null;
     const delay = monitorEventLoopDelay({ resolution: 1 });
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -93,6 +116,7 @@ async function measure(): Promise<LoadFigures> {
     const cpu = process.cpuUsage(cpu0);
     const wall = performance.now() - t0;
     const liveAtEnd = engine.activeCalls();
+    await stopProfile?.();
     const [load1] = os.loadavg();
     return {
       calls: CALLS,
@@ -107,6 +131,10 @@ async function measure(): Promise<LoadFigures> {
   } finally {
     doubles.child.stdin!.end();
     await Promise.race([service.close(), new Promise((r) => setTimeout(r, 30_000))]);
+    if (process.env.BENCH_TURN_LOG) {
+      logs.log.flush?.();
+      fs.copyFileSync(logs.file, process.env.BENCH_TURN_LOG);
+    }
     logs.close();
     doubles.child.kill();
     await database.cleanup();
