@@ -34,6 +34,21 @@ const SECONDS = Number(process.env.BENCH_TURN_LOAD_SECONDS ?? (QUICK ? 10 : 30))
 const PUBLIC = 'https://sb.example';
 const PROFILE = process.env.BENCH_TURN_PROFILE;
 
+/**
+ * CPU time (ms) the main thread — the event loop — has used (Linux: its /proc task entry; the
+ * process's figure also holds the VAD and Smart Turn workers and libuv's pool). Null elsewhere.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (USER_HZ: 100 on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Starts the inspector's CPU profiler in this thread; the returned function stops it and writes the profile. */
 async function startProfile(file: string): Promise<() => Promise<void>> {
   const session = new Session();
@@ -109,11 +124,13 @@ async function measure(): Promise<LoadFigures> {
     const stopProfile = PROFILE ? await startProfile(PROFILE) : null;
     const delay = monitorEventLoopDelay({ resolution: 1 });
     const cpu0 = process.cpuUsage();
+    const main0 = mainThreadCpuMs();
     const t0 = performance.now();
     delay.enable();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     delay.disable();
     const cpu = process.cpuUsage(cpu0);
+    const main1 = mainThreadCpuMs();
     const wall = performance.now() - t0;
     const liveAtEnd = engine.activeCalls();
     await stopProfile?.();
@@ -126,6 +143,7 @@ async function measure(): Promise<LoadFigures> {
       max: delay.max / 1e6,
       seconds: wall / 1000,
       cpuPerCall: ((cpu.user + cpu.system) / 1000 / wall / CALLS) * 100,
+      mainThreadCpuPerCall: main0 === null || main1 === null ? null : ((main1 - main0) / wall / CALLS) * 100,
       under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
     };
   } finally {
