@@ -49,6 +49,40 @@ function mainThreadCpuMs(): number | null {
   }
 }
 
+/** The service log's size once what was logged so far is written. */
+async function logSize(logs: { log: { flush(cb?: (err?: Error) => void): void }; file: string }): Promise<number> {
+  await new Promise<void>((resolve) => logs.log.flush(() => resolve()));
+  return fs.statSync(logs.file).size;
+}
+
+/**
+ * Error lines the service logged between two sizes of its log: a call whose turns fail (e.g. the
+ * LLM double, starved of CPU, answering nothing for 15 s) is still live but no longer the workload
+ * the figure claims, so the row fails unless there are none.
+ */
+function errorsLogged(file: string, from: number, to: number): { count: number; top: string } {
+  if (to <= from) return { count: 0, top: '' };
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.alloc(to - from);
+  fs.readSync(fd, buf, 0, buf.length, from);
+  fs.closeSync(fd);
+  const messages = new Map<string, number>();
+  let count = 0;
+  for (const line of buf.toString('utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string };
+      if ((entry.level ?? 0) < 50) continue;
+      count++;
+      messages.set(entry.msg ?? '', (messages.get(entry.msg ?? '') ?? 0) + 1);
+    } catch {
+      // a line cut at the window's edge
+    }
+  }
+  const top = [...messages].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([m, n]) => `${n}× ${m}`).join('; ');
+  return { count, top };
+}
+
 /** Starts the inspector's CPU profiler in this thread; the returned function stops it and writes the profile. */
 async function startProfile(file: string): Promise<() => Promise<void>> {
   const session = new Session();
@@ -122,6 +156,7 @@ async function measure(): Promise<LoadFigures> {
     await new Promise((r) => setTimeout(r, 5000));
     const live = engine.activeCalls();
     const stopProfile = PROFILE ? await startProfile(PROFILE) : null;
+    const logFrom = await logSize(logs);
     const delay = monitorEventLoopDelay({ resolution: 1 });
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadCpuMs();
@@ -133,6 +168,7 @@ async function measure(): Promise<LoadFigures> {
     const main1 = mainThreadCpuMs();
     const wall = performance.now() - t0;
     const liveAtEnd = engine.activeCalls();
+    const failures = errorsLogged(logs.file, logFrom, await logSize(logs));
     await stopProfile?.();
     const [load1] = os.loadavg();
     return {
@@ -144,7 +180,8 @@ async function measure(): Promise<LoadFigures> {
       seconds: wall / 1000,
       cpuPerCall: ((cpu.user + cpu.system) / 1000 / wall / CALLS) * 100,
       mainThreadCpuPerCall: main0 === null || main1 === null ? null : ((main1 - main0) / wall / CALLS) * 100,
-      under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
+      errors: failures.count,
+      under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; ${failures.count} errors logged in the window${failures.count ? ` (${failures.top})` : ''}; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
     };
   } finally {
     doubles.child.stdin!.end();
