@@ -7614,7 +7614,7 @@ export interface paths {
         };
         /**
          * Whether browser calls can be spoken here, and who answers
-         * @description `speech` is false when no speech-to-text provider is configured: browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured and the caller has stored no LLM key of their own (Provider keys): replies come from the offline stand-in (a few canned lines), not a model.
+         * @description `speech` is false when no speech-to-text provider is configured for the caller (the deployment's, or the account's own key): browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured and the caller has stored no LLM key of their own (Provider keys): replies come from the offline stand-in (a few canned lines), not a model.
          */
         get: {
             parameters: {

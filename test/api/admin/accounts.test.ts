@@ -49,7 +49,7 @@ describe('admin: users', () => {
     ]);
     expect(JSON.stringify(tokens.body)).not.toContain(issued.body.data.token);
     const numbers = await t.admin.get(`/api/admin/users/${alice.id}/phone-numbers`);
-    expect(numbers.body.data).toEqual([{ id: expect.any(Number), phone_number: '+4930555000111', country_code: 'DE', type_label: 'Normal', is_available: true, carrier: 'sandbox', carrier_sid: null }]);
+    expect(numbers.body.data).toEqual([{ id: expect.any(Number), phone_number: '+4930555000111', country_code: 'DE', type_label: 'Normal', is_available: true, carrier: 'sandbox', carrier_sid: null, user_id: alice.id, label: null }]);
     expect((await t.admin.get(`/api/admin/users/${bob.id}/phone-numbers`)).body.data).toEqual([]);
     expect((await t.admin.get('/api/admin/users/999999/tokens')).status).toBe(404);
     expect((await t.admin.get('/api/admin/users/999999/phone-numbers')).status).toBe(404);
