@@ -40,21 +40,7 @@ export interface VadRunnerOptions {
   modelPath?: string;
   /** Where inference runs (default `worker`: off the event loop; `main`: in this thread, for comparison). */
   thread?: 'worker' | 'main';
-  /**
-   * How long the first window waits for others before a batch goes to the worker (default
-   * VAD_LINGER_MS; 0: the next turn of the event loop, as before).
-   */
-  lingerMs?: number;
 }
-
-/**
- * The default batching wait. Calls' frames arrive spread over each 20 ms, so batches formed per
- * turn of the event loop held a few windows each: at 200 calls over a thousand round trips a
- * second to the worker, each a message, a transfer and a promise on the main thread (a CPU
- * profile of the 200-call load bench: ~7 % of its main thread). Waiting up to 5 ms makes them
- * ~30 windows; a window's score comes at most 5 ms later (a barge-in needs 64 ms of speech).
- */
-export const VAD_LINGER_MS = 5;
 
 interface Request {
   vad: SileroVad;
@@ -71,13 +57,11 @@ export class SileroVadRunner {
   private scheduled = false;
   private closed = false;
   private readonly maxBatch: number;
-  private readonly lingerMs: number;
   /** Inferences run and windows scored (benchmarks). */
   readonly stats = { inferences: 0, windows: 0 };
 
   private constructor(private readonly inference: Inference, options: VadRunnerOptions) {
     this.maxBatch = Math.max(1, options.maxBatch ?? 256);
-    this.lingerMs = Math.max(0, options.lingerMs ?? VAD_LINGER_MS);
   }
 
   /** Loads the model (≈ 50 ms, plus ≈ 100 ms to start the worker); throws when onnxruntime-node or the model file is missing. */
@@ -108,19 +92,14 @@ export class SileroVadRunner {
     this.inference.close();
   }
 
-  /**
-   * Windows that arrive within `lingerMs` of the first (or, at 0, in the same turn of the event
-   * loop) share an inference; so do those that arrive while a batch is out at the worker.
-   */
+  /** Windows that arrive in the same turn of the event loop share an inference. */
   private schedule(): void {
     if (this.scheduled || this.running) return;
     this.scheduled = true;
-    const go = () => {
+    setImmediate(() => {
       this.scheduled = false;
       void this.flush();
-    };
-    if (this.lingerMs === 0) setImmediate(go);
-    else setTimeout(go, this.lingerMs);
+    });
   }
 
   private async flush(): Promise<void> {

@@ -143,30 +143,6 @@ describe('batched inference', () => {
       single.close();
     }
   });
-
-  it('batches windows that arrive within the linger of each other (calls whose frames come a few ms apart), not only those of one event-loop turn', async () => {
-    const clip = fixtureAudio('book-appointment', 8000);
-    const calls = Array.from({ length: 8 }, () => runner.open(8000));
-    const before = { ...runner.stats };
-    // One window per call, each in its own turn of the event loop.
-    const scores: Promise<number>[] = [];
-    for (const [i, vad] of calls.entries()) {
-      scores.push(vad.probability(clip.slice(i * 256, (i + 1) * 256)));
-      await new Promise((r) => setImmediate(r));
-    }
-    await Promise.all(scores);
-    expect(runner.stats.windows - before.windows).toBe(calls.length);
-    expect(runner.stats.inferences - before.inferences).toBeLessThanOrEqual(2);
-    // lingerMs 0: each turn's window goes alone.
-    const eager = await SileroVadRunner.load({ lingerMs: 0 });
-    try {
-      const vads = Array.from({ length: 4 }, () => eager.open(8000));
-      for (const vad of vads) await vad.probability(clip.slice(0, 256));
-      expect(eager.stats.inferences).toBe(4);
-    } finally {
-      eager.close();
-    }
-  });
 });
 
 describe('inference thread', () => {
