@@ -82,11 +82,6 @@ export class CallEngine implements CallService {
   get speaks(): boolean {
     return this.providers.tts.size > 0;
   }
-  /** The stand-in answers this account's calls: no LLM configured, none of its own (unreadable keys: the deployment's answer). */
-  async offlineLlmFor(userId: number): Promise<boolean> {
-    const registry = await this.providers.forAccount(userId).catch(() => this.providers);
-    return registry.llm.standIn;
-  }
   /** Calls on carriers whose network calls back (Twilio): placing, callbacks, stream claims. */
   readonly remote: RemoteCalls;
 

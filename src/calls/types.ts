@@ -34,11 +34,6 @@ export interface CallService {
   /** Whether this engine speaks on audio legs (the voice core); if not, it converses on text legs only. */
   readonly speaks: boolean;
   /**
-   * Whether this account's replies come from the offline LLM stand-in (no LLM configured and no
-   * LLM key of the account's own): canned lines, not a model.
-   */
-  offlineLlmFor(userId: number): Promise<boolean>;
-  /**
    * Inserts the call records (status `initiated`) inside the caller's transaction, in one
    * statement, and returns their ids in the order of `inputs` (ascending); dials nothing. The
    * dialer uses this to claim leads and create their calls atomically. Each row's `created_at`

@@ -24,9 +24,6 @@ export interface FinishOptions {
 
 export class FakeCalls implements CallService {
   readonly speaks = false;
-  async offlineLlmFor(): Promise<boolean> {
-    return true;
-  }
   readonly started: number[] = [];
   private live = new Set<number>();
 

@@ -10,7 +10,7 @@ import { WebCarrier } from '../../telephony/web/carrier.js';
 import { messageSchema, pathId, refusePlainGet, socketResponses, typed, validationSchema } from '../toolkit/route.js';
 import { v } from '../toolkit/validation.js';
 import { browserSocket } from './socket.js';
-import { spendMediaToken, speechAvailable, startWebCall } from './service.js';
+import { callCapabilities, spendMediaToken, startWebCall } from './service.js';
 
 const tags = ['web calls'];
 
@@ -44,7 +44,7 @@ export async function webCallRoutes(app: FastifyInstance): Promise<void> {
         '`speech` is false when no speech-to-text provider is configured for the caller (the deployment\'s, or the account\'s own key): browser calls are then typed conversations with the same engine. `offline_llm` is true when no LLM is configured and the caller has stored no LLM key of their own (Provider keys): replies come from the offline stand-in (a few canned lines), not a model.',
       response: { 200: z.object({ speech: z.boolean(), offline_llm: z.boolean() }) },
     },
-  }, async (req) => ({ speech: await speechAvailable(app.ctx, req.user.id), offline_llm: (await app.ctx.services.calls?.offlineLlmFor(req.user.id)) ?? true }));
+  }, async (req) => callCapabilities(app.ctx, req.user.id));
 
   r.post('/api/user/web-calls', {
     schema: {

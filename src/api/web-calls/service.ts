@@ -26,15 +26,16 @@ export interface WebCallStarted {
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * Whether this account's calls can be spoken: speech-to-text is configured for it (the
- * deployment's or its own key) and the engine runs the voice core on audio legs. Otherwise
- * browser calls are typed conversations on the same engine. Keys that cannot be read count
- * as none (the call itself then fails with that reason).
+ * What this account's browser calls can do, from its providers (the deployment's, or its own
+ * keys): `speech` when speech-to-text is configured for it and the engine runs the voice core
+ * on audio legs (otherwise calls are typed conversations on the same engine); `offline_llm`
+ * when no LLM answers it but the offline stand-in. Keys that cannot be read count as none here
+ * (the call itself then fails, saying why).
  */
-export async function speechAvailable(ctx: AppContext, userId: number): Promise<boolean> {
-  if (ctx.services.calls?.speaks !== true) return false;
+export async function callCapabilities(ctx: AppContext, userId: number): Promise<{ speech: boolean; offline_llm: boolean }> {
   const registry = await ctx.providers.forAccount(userId).catch(() => ctx.providers);
-  return registry.stt.size > 0;
+  const engine = ctx.services.calls;
+  return { speech: engine?.speaks === true && registry.stt.size > 0, offline_llm: !engine || registry.llm.standIn };
 }
 
 /** Of a widget call: the key it came from and the visitor's address (what its limits count by). */
@@ -63,7 +64,7 @@ export async function startWebCall(
   if (assistant.status !== 'active') throw new HttpError(422, 'Assistant is inactive.');
   const engine = ctx.services.calls;
   if (!engine) throw new HttpError(503, 'The call engine is not running.');
-  const mode: WebCallMode = input.mode === 'audio' && (await speechAvailable(ctx, input.userId)) ? 'audio' : 'text';
+  const mode: WebCallMode = input.mode === 'audio' && (await callCapabilities(ctx, input.userId)).speech ? 'audio' : 'text';
 
   // Refused (429 from the central error handler) when the owner's connected calls already fill
   // max_calls_in_parallel; while its page has not connected, the call itself takes no slot.
