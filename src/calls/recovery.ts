@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { executorOf, type CallFinishedEvents } from './events.js';
 import { NOW, transitionCall, type CallStatus } from './state-machine.js';
-import { eachInBatchTransaction } from '../db/pool.js';
+import { eachInBatchTransaction, survivesLostConnections } from '../db/pool.js';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** A heartbeat older than this marks its process as dead. */
@@ -71,6 +71,7 @@ export class HeartbeatWatch {
     this.pool.on('error', () => {
       /* the idle connection died (e.g. a database restart); the next beat opens a new one */
     });
+    survivesLostConnections(this.pool);
   }
 
   /** One beat; while one is still under way, that one (a second behind it would add nothing). */

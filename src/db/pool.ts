@@ -116,5 +116,22 @@ function newPool(url: string, max: number, applicationName: string, options: str
   pool.on('error', () => {
     /* an idle client died (e.g. server restart); the pool replaces it */
   });
+  return survivesLostConnections(pool);
+}
+
+/**
+ * pg-pool listens for a client's connection errors only while the client is idle. A client that
+ * is checked out (a transaction between two statements, a session lock held across awaits) and
+ * loses its connection — the server restarted, the backend terminated — emits 'error' with no
+ * listener, which is an uncaught exception that takes the process down. Every client gets a
+ * listener for its whole life: the loss then shows as the next query's error, which the holder
+ * already handles, and release() hands the broken client back to be discarded.
+ */
+export function survivesLostConnections(pool: pg.Pool): pg.Pool {
+  pool.on('connect', (client) => {
+    client.on('error', () => {
+      /* reported to the holder by its next query */
+    });
+  });
   return pool;
 }
