@@ -152,12 +152,13 @@ export async function spawnService(env: Record<string, string>): Promise<Spawned
  * `level` (the bench passes its config's LOG_LEVEL: the default unless the shell sets one),
  * JSON lines to a file through an asynchronous sonic-boom, as createLogger writes them to stdout.
  */
-export function benchLogger(level: string): { log: Logger; bytes(): number; close(): void } {
+export function benchLogger(level: string): { log: Logger; file: string; bytes(): number; close(): void } {
   const dir = tempDir('switchboard-bench-log-');
   const file = path.join(dir, 'service.log');
   const destination = pino.destination({ dest: file, sync: false });
   return {
     log: createLogger(level, 'json', destination),
+    file,
     bytes: () => fs.statSync(file).size,
     close() {
       destination.end();

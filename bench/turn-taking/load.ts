@@ -9,11 +9,18 @@
  *
  *   npx tsx bench/turn-taking/load.ts [--quick]
  *
- * Settings: BENCH_TURN_N (200; quick 20), BENCH_TURN_LOAD_SECONDS (30; quick 10).
+ * Settings: BENCH_TURN_N (200; quick 20), BENCH_TURN_LOAD_SECONDS (30; quick 10),
+ * BENCH_TURN_DOUBLES_NICE (19: the doubles' process at the lowest priority; on a machine busy
+ * with other work they may then fall behind the calls, which end: lower it, e.g. 0).
+ * Diagnosis: BENCH_TURN_PROFILE=<file.cpuprofile> writes a CPU profile of the service's main
+ * thread over the measured window (open it in Chrome DevTools or summarise it with
+ * bench/cpuprofile-top.ts); BENCH_TURN_LOG=<file> keeps the service's log.
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fullProcess } from '../../src/compose.js';
 import { startService } from '../../src/service.js';
@@ -25,6 +32,70 @@ const QUICK = process.argv.includes('--quick') || process.env.BENCH_TURN_QUICK =
 const CALLS = Number(process.env.BENCH_TURN_N ?? (QUICK ? 20 : 200));
 const SECONDS = Number(process.env.BENCH_TURN_LOAD_SECONDS ?? (QUICK ? 10 : 30));
 const PUBLIC = 'https://sb.example';
+const PROFILE = process.env.BENCH_TURN_PROFILE;
+
+/**
+ * CPU time (ms) the main thread — the event loop — has used (Linux: its /proc task entry; the
+ * process's figure also holds the VAD and Smart Turn workers and libuv's pool). Null elsewhere.
+ */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (USER_HZ: 100 on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** The service log's size once what was logged so far is written. */
+async function logSize(logs: { log: { flush(cb?: (err?: Error) => void): void }; file: string }): Promise<number> {
+  await new Promise<void>((resolve) => logs.log.flush(() => resolve()));
+  return fs.statSync(logs.file).size;
+}
+
+/**
+ * Error lines the service logged between two sizes of its log: a call whose turns fail (e.g. the
+ * LLM double, starved of CPU, answering nothing for 15 s) is still live but no longer the workload
+ * the figure claims, so the row fails unless there are none.
+ */
+function errorsLogged(file: string, from: number, to: number): { count: number; top: string } {
+  if (to <= from) return { count: 0, top: '' };
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.alloc(to - from);
+  fs.readSync(fd, buf, 0, buf.length, from);
+  fs.closeSync(fd);
+  const messages = new Map<string, number>();
+  let count = 0;
+  for (const line of buf.toString('utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string };
+      if ((entry.level ?? 0) < 50) continue;
+      count++;
+      messages.set(entry.msg ?? '', (messages.get(entry.msg ?? '') ?? 0) + 1);
+    } catch {
+      // a line cut at the window's edge
+    }
+  }
+  const top = [...messages].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([m, n]) => `${n}× ${m}`).join('; ');
+  return { count, top };
+}
+
+/** Starts the inspector's CPU profiler in this thread; the returned function stops it and writes the profile. */
+async function startProfile(file: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 async function startDoubles() {
   // Enough items that every call still talks when the window ends (an item takes ~5–15 s).
@@ -37,7 +108,7 @@ async function startDoubles() {
   // The doubles stand for the carrier and the vendors, which run on other machines: on a shared
   // 2-core machine they yield the CPU to the service being measured (lowest priority).
   try {
-    os.setPriority(child.pid!, 19);
+    os.setPriority(child.pid!, Number(process.env.BENCH_TURN_DOUBLES_NICE ?? 19));
   } catch {
     // Not allowed here: measured at equal priority.
   }
@@ -84,15 +155,21 @@ async function measure(): Promise<LoadFigures> {
     // Past the greetings: the callers are talking.
     await new Promise((r) => setTimeout(r, 5000));
     const live = engine.activeCalls();
+    const stopProfile = PROFILE ? await startProfile(PROFILE) : null;
+    const logFrom = await logSize(logs);
     const delay = monitorEventLoopDelay({ resolution: 1 });
     const cpu0 = process.cpuUsage();
+    const main0 = mainThreadCpuMs();
     const t0 = performance.now();
     delay.enable();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     delay.disable();
     const cpu = process.cpuUsage(cpu0);
+    const main1 = mainThreadCpuMs();
     const wall = performance.now() - t0;
     const liveAtEnd = engine.activeCalls();
+    const failures = errorsLogged(logs.file, logFrom, await logSize(logs));
+    await stopProfile?.();
     const [load1] = os.loadavg();
     return {
       calls: CALLS,
@@ -102,11 +179,17 @@ async function measure(): Promise<LoadFigures> {
       max: delay.max / 1e6,
       seconds: wall / 1000,
       cpuPerCall: ((cpu.user + cpu.system) / 1000 / wall / CALLS) * 100,
-      under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
+      mainThreadCpuPerCall: main0 === null || main1 === null ? null : ((main1 - main0) / wall / CALLS) * 100,
+      errors: failures.count,
+      under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; ${failures.count} errors logged in the window${failures.count ? ` (${failures.top})` : ''}; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
     };
   } finally {
     doubles.child.stdin!.end();
     await Promise.race([service.close(), new Promise((r) => setTimeout(r, 30_000))]);
+    if (process.env.BENCH_TURN_LOG) {
+      logs.log.flush?.();
+      fs.copyFileSync(logs.file, process.env.BENCH_TURN_LOG);
+    }
     logs.close();
     doubles.child.kill();
     await database.cleanup();
