@@ -11,17 +11,19 @@
  *
  * Settings: BENCH_TURN_N (200; quick 20), BENCH_TURN_LOAD_SECONDS (30; quick 10),
  * BENCH_TURN_DOUBLES_NICE (19: the doubles' process at the lowest priority; on a machine busy
- * with other work they may then fall behind the calls, which end: lower it, e.g. 0).
+ * with other work they may then fall behind the calls, which end: lower it, e.g. 0),
+ * BENCH_TURN_DOUBLES_CPUS (e.g. `1`: the doubles confined to these CPUs with taskset, so the
+ * service shares the other cores only with itself — as with a carrier and vendors elsewhere).
  * Diagnosis: BENCH_TURN_PROFILE=<file.cpuprofile> writes a CPU profile of the service's main
  * thread over the measured window (open it in Chrome DevTools or summarise it with
  * bench/cpuprofile-top.ts); BENCH_TURN_LOG=<file> keeps the service's log.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fullProcess } from '../../src/compose.js';
 import { startService } from '../../src/service.js';
 import { benchDatabase, benchLogger, root } from '../lib.js';
@@ -112,6 +114,11 @@ async function startDoubles() {
   } catch {
     // Not allowed here: measured at equal priority.
   }
+  if (process.env.BENCH_TURN_DOUBLES_CPUS) {
+    // Diagnosis: confine the doubles (every thread) to these CPUs, so the figure shows the service
+    // without the doubles' work on the cores it runs on.
+    spawnSync('taskset', ['-a', '-p', '-c', process.env.BENCH_TURN_DOUBLES_CPUS, String(child.pid)], { stdio: 'ignore' });
+  }
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -158,12 +165,19 @@ async function measure(): Promise<LoadFigures> {
     const stopProfile = PROFILE ? await startProfile(PROFILE) : null;
     const logFrom = await logSize(logs);
     const delay = monitorEventLoopDelay({ resolution: 1 });
+    // Garbage-collection pauses in the window (a pause stops the event loop too).
+    const gcPauses: number[] = [];
+    const gcWatch = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+    });
+    gcWatch.observe({ entryTypes: ['gc'] });
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadCpuMs();
     const t0 = performance.now();
     delay.enable();
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     delay.disable();
+    gcWatch.disconnect();
     const cpu = process.cpuUsage(cpu0);
     const main1 = mainThreadCpuMs();
     const wall = performance.now() - t0;
@@ -181,7 +195,8 @@ async function measure(): Promise<LoadFigures> {
       cpuPerCall: ((cpu.user + cpu.system) / 1000 / wall / CALLS) * 100,
       mainThreadCpuPerCall: main0 === null || main1 === null ? null : ((main1 - main0) / wall / CALLS) * 100,
       errors: failures.count,
-      under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; ${failures.count} errors logged in the window${failures.count ? ` (${failures.top})` : ''}; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
+      gc: { pauses: gcPauses.length, totalMs: gcPauses.reduce((a, b) => a + b, 0), maxMs: Math.max(0, ...gcPauses) },
+      under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process at nice ${process.env.BENCH_TURN_DOUBLES_NICE ?? 19}${process.env.BENCH_TURN_DOUBLES_CPUS ? ` on CPU ${process.env.BENCH_TURN_DOUBLES_CPUS}` : ''}, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; ${failures.count} errors logged in the window${failures.count ? ` (${failures.top})` : ''}; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
     };
   } finally {
     doubles.child.stdin!.end();
