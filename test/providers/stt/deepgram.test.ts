@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { concat, silence } from '../../../src/audio/pcm.js';
 import { DeepgramStt } from '../../../src/providers/stt/deepgram/index.js';
 import type { SttEvent, SttProvider, SttStream, SttStreamOptions } from '../../../src/providers/stt/types.js';
-import { ClipBook } from '../../support/doubles/clips.js';
+import { ClipBook, speechLike } from '../../support/doubles/clips.js';
 import { DeepgramDouble } from '../../support/doubles/deepgram.js';
 import { openRecorded, playFrames } from '../../support/stt-stream.js';
 
@@ -81,6 +81,29 @@ describe('Deepgram live adapter against the Deepgram double', () => {
     expect(conn.sent.find((m) => m.from_finalize)).toMatchObject({ type: 'Results', is_final: true });
     expect(conn.sent.at(-1)!.type).toBe('Metadata');
     expect(events.filter((e) => e.type === 'error')).toEqual([]);
+  });
+
+  it('finalize in a pause inside a sentence gives the words so far, and the words after it follow as their own final', async () => {
+    const first = speechLike('Right,', RATE).samples;
+    const rest = speechLike('that works.', RATE).samples;
+    // A double of its own: this clip must not be a candidate in the other tests.
+    const own = new ClipBook();
+    own.add('Right, that works.', concat([first, silence(500, RATE), rest]), RATE);
+    const ownDouble = await new DeepgramDouble(own).start();
+    const { stream, events, next } = await open(stt({ url: ownDouble.url }));
+    play(stream, concat([silence(100, RATE), first, silence(200, RATE)])); // 200 ms: no endpoint yet
+    stream.finalize();
+    const cut = await next((e) => e.type === 'transcript' && e.isFinal);
+    expect(cut).toMatchObject({ text: 'Right,', speechFinal: false });
+    play(stream, concat([silence(300, RATE), rest, silence(1300, RATE)]));
+    await next((e) => e.type === 'utterance-end');
+    const finals = events.filter((e) => e.type === 'transcript' && e.isFinal).map((e) => e.type === 'transcript' && e.text);
+    expect(finals).toEqual(['Right,', 'that works.']);
+    const interims = events.filter((e) => e.type === 'transcript' && !e.isFinal).map((e) => e.type === 'transcript' && e.text);
+    expect(interims.length).toBeGreaterThan(0);
+    for (const text of interims.slice(interims.lastIndexOf('Right,') + 1)) expect(['that', 'that works.']).toContain(text);
+    await stream.close();
+    await ownDouble.close();
   });
 
   it('keeps the audio written while connecting and sends it in order once open', async () => {

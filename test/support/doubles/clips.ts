@@ -272,6 +272,11 @@ export class EnergySegmenter {
     return this.current ? Float32Array.from(this.current.env.slice(0, this.current.lastLoud - this.current.startFrame + 1)) : null;
   }
 
+  /** Audio time of the utterance in progress's first loud frame, or null between utterances. */
+  get partialStartMs(): number | null {
+    return this.current ? this.current.startFrame * FRAME_MS : null;
+  }
+
   /** Audio time of the last loud frame's end, or null when nothing was heard yet. */
   lastLoudEndMs: number | null = null;
 

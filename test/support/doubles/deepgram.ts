@@ -155,8 +155,54 @@ export class DeepgramDouble extends ProtocolDouble {
       metadata: { request_id: requestId, model_info: { name: q.get('model') ?? 'nova-3', version: 'double', arch: 'double' }, model_uuid: '00000000-0000-0000-0000-000000000000' },
       ...extra,
     });
-    const final = (u: Utterance, how: 'endpoint' | 'finalize' | 'close') => {
+    /**
+     * A Finalize inside a clip (the service ending a turn in the caller's pause after "Yes,"):
+     * Deepgram transcribes the words heard so far, and the next results carry on with the rest.
+     * The double names the cut piece by the clip whose beginning it matches, and keeps its
+     * envelope so the audio after the cut is matched as that clip's continuation.
+     */
+    let carried: { env: Float32Array; endMs: number; text: string; sent: number } | null = null;
+    /** The carried piece, the quiet between, then `env`: one envelope of the clip so far. */
+    const withCarried = (env: Float32Array, startMs: number) => {
+      const c = carried!;
+      const gap = Math.max(0, Math.round((startMs - c.endMs) / 10));
+      const joined = new Float32Array(c.env.length + gap + env.length);
+      joined.set(c.env);
+      joined.set(env, c.env.length + gap);
+      return joined;
+    };
+    /** What an utterance is heard as: a whole clip, the rest of a carried one, or (cut by a Finalize) a clip's beginning. */
+    const recognise = (u: Utterance, how: 'endpoint' | 'finalize' | 'close'): { text: string; score: number } | null => {
+      if (carried) {
+        const c = carried;
+        const joined = withCarried(u.env, u.startMs);
+        const whole = this.clips.match(joined);
+        if (whole) {
+          // Named as a whole at last (possibly another clip than the cut piece's guess): its words after those already sent.
+          carried = null;
+          return { text: whole.text.split(/\s+/).slice(c.sent).join(' '), score: whole.score };
+        }
+        const prefix = how === 'finalize' ? this.clips.matchPrefix(joined) : null;
+        if (prefix && prefix.text === c.text) {
+          const all = c.text.split(/\s+/);
+          const upTo = Math.max(c.sent, Math.min(all.length - 1, Math.round(all.length * prefix.fraction)));
+          carried = { env: joined, endMs: u.endMs, text: c.text, sent: upTo };
+          return { text: all.slice(c.sent, upTo).join(' '), score: prefix.score };
+        }
+        carried = null;
+      }
       const match = this.clips.match(u.env);
+      if (match || how !== 'finalize') return match;
+      const prefix = this.clips.matchPrefix(u.env);
+      if (!prefix || prefix.fraction >= 1) return null;
+      const all = prefix.text.split(/\s+/);
+      const upTo = Math.max(1, Math.min(all.length - 1, Math.round(all.length * prefix.fraction)));
+      if (upTo >= all.length) return null;
+      carried = { env: u.env, endMs: u.endMs, text: prefix.text, sent: upTo };
+      return { text: all.slice(0, upTo).join(' '), score: prefix.score };
+    };
+    const final = (u: Utterance, how: 'endpoint' | 'finalize' | 'close') => {
+      const match = recognise(u, how);
       const text = match?.text ?? knobs.unknownText;
       conn.heard.push({ text, score: match?.score ?? 0, startMs: u.startMs, endMs: u.endMs });
       const speechFinal = how === 'endpoint' && endpointingMs !== null && !knobs.dropSpeechFinal;
@@ -214,11 +260,20 @@ export class DeepgramDouble extends ProtocolDouble {
       const partial = segmenter.partial;
       if (interim && partial && segmenter.timeMs - lastInterimMs >= knobs.interimEveryMs) {
         lastInterimMs = segmenter.timeMs;
-        const prefix = this.clips.matchPrefix(partial);
         const start = segmenter.timeMs - partial.length * 10;
-        if (prefix) {
-          const all = prefix.text.split(/\s+/);
-          send(results(all.slice(0, Math.max(1, Math.round(all.length * prefix.fraction))).join(' '), start, segmenter.timeMs, {}));
+        // After a cut inside a clip, interims carry on with that clip's words.
+        const c = carried;
+        const joinedPrefix = c ? this.clips.matchPrefix(withCarried(partial, segmenter.partialStartMs ?? start)) : null;
+        if (c && joinedPrefix && joinedPrefix.text === c.text) {
+          const all = c.text.split(/\s+/);
+          const upTo = Math.round(all.length * joinedPrefix.fraction);
+          if (upTo > c.sent) send(results(all.slice(c.sent, upTo).join(' '), start, segmenter.timeMs, {}));
+        } else {
+          const prefix = this.clips.matchPrefix(partial);
+          if (prefix) {
+            const all = prefix.text.split(/\s+/);
+            send(results(all.slice(0, Math.max(1, Math.round(all.length * prefix.fraction))).join(' '), start, segmenter.timeMs, {}));
+          }
         }
       }
       if (utteranceEndMs !== null && pendingWordEnd !== null && !segmenter.speaking && segmenter.timeMs - pendingWordEnd >= utteranceEndMs) {
