@@ -5,6 +5,9 @@
  * range instead of wrapping, because a wrapped sample is a loud click.
  */
 
+/** Whether typed arrays store an Int16 with its low byte first (then PCM16 in memory is the wire format). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 export function clamp16(value: number): number {
   return value > 32767 ? 32767 : value < -32768 ? -32768 : Math.round(value);
 }
@@ -30,6 +33,11 @@ export function float32ToInt16(samples: Float32Array): Int16Array {
 export function bytesToInt16(bytes: Uint8Array): Int16Array {
   const count = bytes.length >> 1;
   const out = new Int16Array(count);
+  if (LITTLE_ENDIAN) {
+    // The same bytes in the same order: one copy (memcpy), not a read per sample.
+    new Uint8Array(out.buffer).set(bytes.subarray(0, count * 2));
+    return out;
+  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, count * 2);
   for (let i = 0; i < count; i++) out[i] = view.getInt16(i * 2, true);
   return out;
@@ -37,6 +45,10 @@ export function bytesToInt16(bytes: Uint8Array): Int16Array {
 
 /** Samples to little-endian s16 bytes (a Buffer, ready for a socket or base64). */
 export function int16ToBytes(samples: Int16Array): Buffer {
+  // On a little-endian machine (every one Node runs on in practice) the samples' memory is
+  // already the wire's bytes: one copy. Per-sample writes were a hot spot of every call's
+  // audio to the recogniser (a CPU profile at 60 calls: 2 % of the main thread).
+  if (LITTLE_ENDIAN) return Buffer.from(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength));
   const out = Buffer.allocUnsafe(samples.length * 2);
   for (let i = 0; i < samples.length; i++) out.writeInt16LE(samples[i], i * 2);
   return out;

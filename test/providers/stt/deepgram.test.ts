@@ -28,6 +28,13 @@ const options: SttStreamOptions = { sampleRate: RATE, language: 'en', endpointin
 const open = (provider: SttProvider = stt(), opts = options) => openRecorded(provider, opts);
 const play = (stream: SttStream, samples: Int16Array) => playFrames(stream, samples, RATE);
 
+/** Waits until the stream just opened is connected (the double has it, and the client's open has run). */
+async function connected(): Promise<void> {
+  const before = double.connections.length;
+  for (let i = 0; i < 100 && double.connections.length === before; i++) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+}
+
 const utterance = (text: string, trailingMs = 1300) => concat([silence(200, RATE), clips.say(text, RATE), silence(trailingMs, RATE)]);
 
 describe('Deepgram live adapter against the Deepgram double', () => {
@@ -104,6 +111,24 @@ describe('Deepgram live adapter against the Deepgram double', () => {
     for (const text of interims.slice(interims.lastIndexOf('Right,') + 1)) expect(['that', 'that works.']).toContain(text);
     await stream.close();
     await ownDouble.close();
+  it('sends the 20 ms frames it is given two at a time (40 ms messages); a control message sends the held frame first', async () => {
+    const { stream } = await open();
+    await connected(); // frames go out as written, not from the connecting buffer
+    play(stream, silence(100, RATE)); // five frames: two messages of 40 ms and one frame held
+    await new Promise((r) => setTimeout(r, 100));
+    const conn = double.connections.at(-1)!;
+    expect(conn.chunks).toEqual([640, 640]);
+    stream.finalize();
+    await stream.close();
+    expect(conn.chunks.slice(0, 5)).toEqual([640, 640, 320, 'control:Finalize', 'control:CloseStream']);
+  });
+
+  it('sends each frame as it comes with chunkMs 20 (one message per 20 ms frame)', async () => {
+    const { stream } = await open(stt({ chunkMs: 20 }));
+    await connected();
+    play(stream, silence(60, RATE));
+    await stream.close();
+    expect(double.connections.at(-1)!.chunks.slice(0, 4)).toEqual([320, 320, 320, 'control:CloseStream']);
   });
 
   it('keeps the audio written while connecting and sends it in order once open', async () => {

@@ -52,6 +52,8 @@ export interface DeepgramConnection {
   controls: { type: string }[];
   /** Audio received, ms (at the connection's rate). */
   audioMs: number;
+  /** Bytes of each binary message, and the text messages (`control:<type>`), in arrival order (the client's chunking). */
+  chunks: (number | string)[];
   /** Every message sent to the client. */
   sent: Record<string, any>[];
   /** Utterances recognised, with the match score (0 when none matched). */
@@ -118,7 +120,7 @@ export class DeepgramDouble extends ProtocolDouble {
   }
 
   private serve(ws: WebSocket, q: URLSearchParams, encoding: string, rate: number): void {
-    const conn: DeepgramConnection = { query: q, controls: [], audioMs: 0, sent: [], heard: [], closed: false };
+    const conn: DeepgramConnection = { query: q, controls: [], audioMs: 0, chunks: [], sent: [], heard: [], closed: false };
     this.connections.push(conn);
     const knobs = this.knobs;
     const endpointing = q.get('endpointing');
@@ -241,6 +243,7 @@ export class DeepgramDouble extends ProtocolDouble {
           return send({ type: 'Error', description: 'Text messages must be JSON.', message: 'Bad message' });
         }
         conn.controls.push({ type: String(msg.type) });
+        conn.chunks.push(`control:${String(msg.type)}`);
         if (msg.type === 'CloseStream') void closeStream();
         else if (msg.type === 'Finalize') {
           const u = segmenter.flush();
@@ -251,6 +254,7 @@ export class DeepgramDouble extends ProtocolDouble {
       }
       const samples = encoding === 'mulaw' ? mulaw.decode(buf) : encoding === 'alaw' ? alaw.decode(buf) : bytesToInt16(buf.length % 2 ? buf.subarray(0, buf.length - 1) : buf);
       conn.audioMs += (samples.length / rate) * 1000;
+      conn.chunks.push(buf.length);
       for (const event of segmenter.push(samples)) {
         if (event.type === 'start') {
           lastInterimMs = event.atMs;

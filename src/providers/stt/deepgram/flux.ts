@@ -108,23 +108,12 @@ function clamp(n: number, lo: number, hi: number): number {
 }
 
 export class FluxStream extends DeepgramSocketStream {
-  private readonly chunkSamples: number;
-  private held: Int16Array[] = [];
-  private heldSamples = 0;
   private lastText = '';
   /** Flux's request id (from `Connected`), for logs. */
   requestId: string | null = null;
 
   constructor(url: string, opts: DeepgramFluxOptions, sampleRate: number, emit: (event: SttEvent) => void) {
-    super(url, { ...opts, keepAliveMs: null }, sampleRate, emit, 'Deepgram Flux');
-    this.chunkSamples = Math.max(1, Math.round(((opts.chunkMs ?? 80) / 1000) * sampleRate));
-  }
-
-  override write(samples: Int16Array): void {
-    if (!this.accepting || samples.length === 0) return;
-    this.held.push(samples);
-    this.heldSamples += samples.length;
-    if (this.heldSamples >= this.chunkSamples) this.sendHeld();
+    super(url, { ...opts, keepAliveMs: null, chunkMs: opts.chunkMs ?? 80 }, sampleRate, emit, 'Deepgram Flux');
   }
 
   /** Ends the turn on what Flux heard so far (`ForceEndTurn`: an `EndOfTurn` with trigger `manual`). */
@@ -135,19 +124,6 @@ export class FluxStream extends DeepgramSocketStream {
 
   protected override beforeClose(): void {
     this.sendHeld();
-  }
-
-  private sendHeld(): void {
-    if (this.heldSamples === 0) return;
-    const chunk = new Int16Array(this.heldSamples);
-    let at = 0;
-    for (const part of this.held) {
-      chunk.set(part, at);
-      at += part.length;
-    }
-    this.held = [];
-    this.heldSamples = 0;
-    super.write(chunk);
   }
 
   protected onMessage(text: string): void {

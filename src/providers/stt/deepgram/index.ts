@@ -25,7 +25,16 @@ export interface DeepgramOptions {
   closeTimeoutMs?: number;
   /** Handshake limit (default 10 000 ms). */
   connectTimeoutMs?: number;
+  /**
+   * Audio per binary message at least (default 40 ms: two of a call's 20 ms frames). One message
+   * per frame was the largest single cost of a busy service's event loop (a socket write per
+   * call every 20 ms); Deepgram takes chunks of 20–100 ms, and a frame waits at most 20 ms more.
+   */
+  chunkMs?: number;
 }
+
+/** Audio per message to Deepgram live by default (see DeepgramOptions.chunkMs). */
+export const DEEPGRAM_CHUNK_MS = 40;
 
 /** Deepgram's message shapes, only the fields read here. */
 interface DeepgramMessage {
@@ -73,7 +82,7 @@ export class DeepgramStt implements SttProvider {
 
 class DeepgramStream extends DeepgramSocketStream {
   constructor(url: string, opts: DeepgramOptions, sampleRate: number, emit: (event: SttEvent) => void) {
-    super(url, { ...opts, keepAliveMs: opts.keepAliveMs ?? 4000 }, sampleRate, emit, 'Deepgram');
+    super(url, { ...opts, keepAliveMs: opts.keepAliveMs ?? 4000, chunkMs: opts.chunkMs ?? DEEPGRAM_CHUNK_MS }, sampleRate, emit, 'Deepgram');
   }
 
   finalize(): void {

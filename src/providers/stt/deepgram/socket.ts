@@ -24,6 +24,12 @@ export interface DeepgramSocketOptions {
   closeTimeoutMs?: number;
   /** Handshake limit (default 10 000 ms). */
   connectTimeoutMs?: number;
+  /**
+   * Audio goes out in binary messages of at least this much (the last one before a control
+   * message may be shorter); default: each `write` as it comes. A call delivers 20 ms frames,
+   * and one message per frame is a socket write per call every 20 ms on the event loop.
+   */
+  chunkMs?: number;
 }
 
 type Pending = { audio: Buffer } | { control: string };
@@ -33,6 +39,10 @@ export abstract class DeepgramSocketStream implements SttStream {
   private pending: Pending[] = [];
   private pendingSamples = 0;
   private readonly maxPendingSamples: number;
+  /** Samples per binary message at least (1: each write as it comes), and the audio held for the next one. */
+  private readonly chunkSamples: number;
+  private held: Int16Array[] = [];
+  private heldSamples = 0;
   private droppedReported = false;
   private lastSentAt = Date.now();
   private keepAlive?: NodeJS.Timeout;
@@ -49,6 +59,7 @@ export abstract class DeepgramSocketStream implements SttStream {
     private readonly vendor: string,
   ) {
     this.maxPendingSamples = Math.round(((opts.maxPendingMs ?? 5000) / 1000) * sampleRate);
+    this.chunkSamples = Math.max(1, Math.round(((opts.chunkMs ?? 0) / 1000) * sampleRate));
     this.socket = new WebSocket(url, {
       headers: { Authorization: `Token ${opts.apiKey}` },
       handshakeTimeout: opts.connectTimeoutMs ?? 10_000,
@@ -81,6 +92,27 @@ export abstract class DeepgramSocketStream implements SttStream {
 
   write(samples: Int16Array): void {
     if (!this.accepting || samples.length === 0) return;
+    if (this.heldSamples === 0 && samples.length >= this.chunkSamples) return this.send(samples);
+    this.held.push(samples);
+    this.heldSamples += samples.length;
+    if (this.heldSamples >= this.chunkSamples) this.sendHeld();
+  }
+
+  /** Sends the audio held for a chunk now (before a control message, which must follow it). */
+  protected sendHeld(): void {
+    if (this.heldSamples === 0) return;
+    const chunk = new Int16Array(this.heldSamples);
+    let at = 0;
+    for (const part of this.held) {
+      chunk.set(part, at);
+      at += part.length;
+    }
+    this.held = [];
+    this.heldSamples = 0;
+    this.send(chunk);
+  }
+
+  private send(samples: Int16Array): void {
     const audio = int16ToBytes(samples);
     if (this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(audio);
@@ -128,6 +160,7 @@ export abstract class DeepgramSocketStream implements SttStream {
 
   protected control(message: { type: string }): void {
     if (!this.accepting) return;
+    this.sendHeld();
     const text = JSON.stringify(message);
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
     else this.pending.push({ control: text });
@@ -138,6 +171,8 @@ export abstract class DeepgramSocketStream implements SttStream {
     this.ended = true;
     this.stopKeepAlive();
     this.pending = [];
+    this.held = [];
+    this.heldSamples = 0;
     this.emit({ type: 'error', message, fatal: true });
   }
 
@@ -160,6 +195,8 @@ export abstract class DeepgramSocketStream implements SttStream {
     const every = this.opts.keepAliveMs;
     // Checked at a quarter of the period, so the gap before a KeepAlive is at most 1.25 × keepAliveMs.
     this.keepAlive = setInterval(() => {
+      // Audio that stopped mid-chunk (a line that went quiet) is not kept back.
+      if (this.heldSamples > 0 && this.accepting && this.socket.readyState === WebSocket.OPEN) this.sendHeld();
       if (Date.now() - this.lastSentAt < every || this.socket.readyState !== WebSocket.OPEN) return;
       this.socket.send(JSON.stringify({ type: 'KeepAlive' }));
       this.lastSentAt = Date.now();
