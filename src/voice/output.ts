@@ -55,6 +55,9 @@ export interface OutputOptions {
 }
 
 /** Someone waiting for pieces to play (`playedSoFar`): each playout that had pieces, and how many. */
+/** Free lead (ms) before the pump hands frames again: two 20 ms frames per run in a steady reply. */
+const REFILL_MS = 40;
+
 type PlayedWaiter = { pieces: { playout: Playout; count: number }[]; resolve: () => void };
 
 export class OutputStage implements Stage {
@@ -205,13 +208,19 @@ export class OutputStage implements Stage {
     this.queue.push({ turn: p.turn, mark: `t${p.turn}end` });
   }
 
-  /** Hands queued frames to the leg up to `leadMs` ahead of real time. */
+  /**
+   * Hands queued frames to the leg up to `leadMs` ahead of real time, once at least
+   * `REFILL_MS` of that lead is free: a steady reply then goes out two frames at a time (one
+   * synchronous run, which a carrier may send as one message: Twilio does), not one per tick,
+   * and the line still holds 60 ms or more.
+   */
   private pump(): void {
     if (this.closed) return;
     const clock = this.options.clock;
     const rate = this.options.media.sampleRate;
     this.pauses.forgetPlayed(clock.now());
-    while (this.queue.length > 0) {
+    const refill = this.leadMs - (this.bufferedUntil - clock.now()) >= Math.min(REFILL_MS, this.leadMs);
+    while (refill && this.queue.length > 0) {
       const now = clock.now();
       if (this.pauses.holds(this.queue[0]!.turn)) break;
       if (this.bufferedUntil - now >= this.leadMs) break;

@@ -85,3 +85,31 @@ describe('OutputStage.playedSoFar', () => {
     expect(heard.ms).toBe(500);
   });
 });
+
+describe('OutputStage pacing', () => {
+  it('hands a steady reply two frames at a time (one run, one carrier message), and the line always holds ≥ 60 ms', async () => {
+    const { clock, speak, synthesised, output } = line();
+    const media = (output as unknown as { options: { media: SandboxMedia } }).options.media;
+    const handed: { at: number; ms: number }[] = [];
+    const play = media.play.bind(media);
+    media.play = (samples, ambient) => {
+      handed.push({ at: clock.now(), ms: (samples.length / RATE) * 1000 });
+      play(samples, ambient);
+    };
+    speak('A reply of one second.');
+    synthesised('A reply of one second.', 1_000);
+    await clock.advance(1_200);
+    const runs = new Map<number, number>();
+    for (const h of handed) runs.set(h.at, (runs.get(h.at) ?? 0) + h.ms);
+    const [first, ...rest] = [...runs];
+    expect(first).toEqual([0, 100]); // the lead at once: the reply's start is not held back
+    expect(rest.slice(0, -1).every(([, ms]) => ms === 40)).toBe(true);
+    expect(rest.reduce((sum, [, ms]) => sum + ms, first![1])).toBe(1_000);
+    // Before the reply's end, the audio handed always reaches at least 60 ms past now.
+    let until = 0;
+    for (const [at, ms] of runs) {
+      if (at > 0 && until < 1_000) expect(until - at, `at ${at} ms`).toBeGreaterThanOrEqual(60);
+      until = Math.max(until, at) + ms;
+    }
+  });
+});

@@ -6,6 +6,12 @@
  * never be confused with a later mark of the same name. `clear()` reports every pending mark
  * as cleared at once, in order, and the echoes Twilio sends for them afterwards are ignored:
  * the core learns what the caller did not hear the moment it barges in.
+ *
+ * Outbound audio: what `play` is given in one synchronous run (the output stage's pacing tick
+ * hands a call every frame that is due, five at a reply's start and more when the event loop
+ * ran late) goes out as one `media` message at the end of that run (a microtask), not one per
+ * 20 ms frame: each message is a JSON string, a base64 encoding and a socket write on the event
+ * loop. A `mark` sends the audio before it first; a `clear` drops what was not sent yet.
  */
 import { mulaw } from '../../audio/g711.js';
 import { dtmfTones } from '../../audio/dtmf.js';
@@ -42,6 +48,13 @@ export class TwilioMediaStream implements LegMedia {
   /** Wire names a `clear` already reported; Twilio still echoes them. */
   private dropped = new Set<string>();
   private stopped = false;
+  /** Audio `play`ed since the last message, sent together at the end of this synchronous run. */
+  private outgoing: Int16Array[] = [];
+  private outgoingQueued = false;
+  private readonly sendQueued = () => {
+    this.outgoingQueued = false;
+    this.sendOutgoing();
+  };
   private dtmfListener?: (digit: string) => void;
   private stopListener?: () => void;
 
@@ -109,6 +122,27 @@ export class TwilioMediaStream implements LegMedia {
 
   play(samples: Int16Array): void {
     if (this.stopped || samples.length === 0) return;
+    this.outgoing.push(samples);
+    if (!this.outgoingQueued) {
+      this.outgoingQueued = true;
+      queueMicrotask(this.sendQueued);
+    }
+  }
+
+  private sendOutgoing(): void {
+    const parts = this.outgoing;
+    if (parts.length === 0) return;
+    this.outgoing = [];
+    if (this.stopped) return;
+    let samples = parts[0]!;
+    if (parts.length > 1) {
+      samples = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) {
+        samples.set(p, at);
+        at += p.length;
+      }
+    }
     for (let at = 0; at < samples.length; at += MAX_SAMPLES_PER_MESSAGE) {
       const part = samples.subarray(at, Math.min(samples.length, at + MAX_SAMPLES_PER_MESSAGE));
       this.socket.send(mediaMessage(this.start.streamSid, mulaw.encode(part)));
@@ -116,6 +150,7 @@ export class TwilioMediaStream implements LegMedia {
   }
 
   mark(name: string): void {
+    this.sendOutgoing();
     if (this.stopped) {
       this.markListener?.(name, true);
       return;
@@ -130,6 +165,7 @@ export class TwilioMediaStream implements LegMedia {
   }
 
   clear(): void {
+    this.outgoing = [];
     if (!this.stopped) this.socket.send(clearMessage(this.start.streamSid));
     const pending = this.pending;
     this.pending = [];
@@ -146,6 +182,7 @@ export class TwilioMediaStream implements LegMedia {
 
   /** Closes the socket from our side: with `<Connect>` and no verb after it, Twilio ends the call. */
   close(reason = 'call ended'): void {
+    this.sendOutgoing();
     if (!this.stopped) {
       this.stopped = true;
     }
