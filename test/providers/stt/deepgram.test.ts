@@ -111,6 +111,8 @@ describe('Deepgram live adapter against the Deepgram double', () => {
     for (const text of interims.slice(interims.lastIndexOf('Right,') + 1)) expect(['that', 'that works.']).toContain(text);
     await stream.close();
     await ownDouble.close();
+  });
+
   it('sends the 20 ms frames it is given two at a time (40 ms messages); a control message sends the held frame first', async () => {
     const { stream } = await open();
     await connected(); // frames go out as written, not from the connecting buffer

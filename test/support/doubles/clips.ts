@@ -218,7 +218,7 @@ export class ClipBook {
    * For interim results: the clip whose beginning the (unfinished) utterance matches, and which
    * share of it has been heard. Needs 200 ms of sound.
    */
-  matchPrefix(env: Float32Array, threshold = this.threshold - 0.05): { text: string; fraction: number } | null {
+  matchPrefix(env: Float32Array, threshold = this.threshold - 0.05): { text: string; fraction: number; score: number } | null {
     const heard = trim(env, this.level);
     if (heard.length < 20) return null;
     let best: { text: string; fraction: number; score: number } | null = null;
@@ -227,7 +227,7 @@ export class ClipBook {
       const score = correlate(heard, clip.env.subarray(0, heard.length), 3);
       if (score >= threshold && (!best || score > best.score)) best = { text: clip.text, fraction: Math.min(1, heard.length / clip.env.length), score };
     }
-    return best && { text: best.text, fraction: best.fraction };
+    return best;
   }
 }
 
