@@ -5,6 +5,7 @@
  * Its size (~400 lines) is the call's lifecycle in one place — place, claim, run, finish, shut
  * down; the SQL (call-queries.ts), the final write (finalize.ts) and the session live beside it.
  */
+import type { RateConversion } from '../audio/resample-thread.js';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/pool.js';
@@ -46,6 +47,8 @@ export interface EngineDeps {
   vad?: VadModels;
   /** The process's Smart Turn model (TURN_MODEL_PATH) when loaded; handed to every audio call's pipeline. */
   turnModel?: () => SmartTurn | null;
+  /** Where replies' audio at another rate than the line's is resampled (off the event loop); none: at playout. */
+  rates?: RateConversion;
 }
 
 export { AssistantMissingError } from './types.js';
@@ -68,6 +71,7 @@ export class CallEngine implements CallService {
   private readonly tools: ToolExecutor;
   private readonly vad: VadModels | undefined;
   private readonly turnModel: () => SmartTurn | null;
+  private readonly rates: RateConversion | undefined;
   /** Opens the credentials of built-in tools (the Cal.com key). */
   private readonly sealer: CredentialSealer;
   private readonly live = new Map<number, LiveCall>();
@@ -94,6 +98,7 @@ export class CallEngine implements CallService {
     this.clock = deps.clock ?? systemClock;
     this.vad = deps.vad;
     this.turnModel = deps.turnModel ?? (() => null);
+    this.rates = deps.rates;
     this.tools = deps.tools ?? new ToolRunner({ allowPrivate: ctx.config.ALLOW_PRIVATE_TARGETS, log: ctx.log });
     this.sealer = credentialSealer(ctx.config);
     this.remote = new RemoteCalls(ctx);
@@ -337,7 +342,7 @@ export class CallEngine implements CallService {
     return voiceFactory(
       assistantVoiceRow(call),
       registry,
-      { clock: this.clock, log, vad: this.vad, turnModel: this.turnModel() },
+      { clock: this.clock, log, vad: this.vad, turnModel: this.turnModel(), rates: this.rates },
     );
   }
 

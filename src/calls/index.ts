@@ -4,6 +4,7 @@
  * periodically). The call-finished event bus (`ctx.services.callEvents`) is the composition
  * root's, shared with every consumer.
  */
+import { sharedResampleThread, type RateConversion } from '../audio/resample-thread.js';
 import type { AppContext } from '../context.js';
 import type { BackgroundPart } from '../parts.js';
 import { CallEngine } from './engine.js';
@@ -31,7 +32,7 @@ const SWEEP_INTERVAL_MS = 10_000;
 export function callEnginePart(ctx: AppContext): BackgroundPart {
   const events = ctx.services.callEvents;
   const turnModel = new ProcessTurnModel(ctx.config.TURN_MODEL_PATH, ctx.log);
-  const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx), turnModel: () => turnModel.model });
+  const engine = new CallEngine(ctx, { carriers: ctx.carriers, providers: ctx.providers, vad: sileroModels(ctx), turnModel: () => turnModel.model, rates: processRates });
   const { pool } = ctx.database;
   const heartbeat = new HeartbeatWatch(ctx.database.url, ctx.instanceId);
   const timers: NodeJS.Timeout[] = [];
@@ -112,6 +113,9 @@ export function callEnginePart(ctx: AppContext): BackgroundPart {
     },
   };
 }
+
+/** Replies' audio is resampled in the process's resampling thread, started with the first reply that needs it. */
+const processRates: RateConversion = { open: (from, to) => sharedResampleThread().open(from, to) };
 
 /**
  * Silero VAD for audio legs: the shared batched runner, loaded on the first audio call (text-only

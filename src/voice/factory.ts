@@ -14,6 +14,7 @@
  *   (speech-to-speech.ts) instead of all of the above; without one the call runs the pipeline
  *   and its transcript says so.
  */
+import type { RateConversion } from '../audio/resample-thread.js';
 import type { Logger } from 'pino';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { TtsProvider, TtsStreamOptions } from '../providers/tts/types.js';
@@ -60,6 +61,8 @@ export interface VoiceFactoryDeps {
   vad?: VadModels;
   /** The process's Smart Turn model (TURN_MODEL_PATH), or none: the end-of-turn policy's audio signal. */
   turnModel?: SmartTurn | null;
+  /** Where TTS audio at another rate than the leg's is converted (the process's resampling thread); none: at playout. */
+  rates?: RateConversion | null;
 }
 
 export function voiceFactory(
@@ -116,7 +119,7 @@ function pipelineFactory(
       keysTaken: conversation.keysTaken,
       inputStages: row.noiseCancellation ? [new NoiseGateStage(media.sampleRate)] : [],
       ambient: ambientOf(row),
-      tts: { provider: tts, options: { ...ttsOptions, sampleRate: media.sampleRate } },
+      tts: { provider: tts, options: { ...ttsOptions, sampleRate: media.sampleRate }, rates: deps.rates ?? null },
       stt: stt ? { provider: stt, options: sttOptionsFor(row, media.sampleRate) } : null,
       vad,
       turnModel: deps.turnModel ?? null,

@@ -3,8 +3,13 @@
  * `speak` piece; pieces are pushed as they come, `speak-end` ends the stream. Provider events
  * become `tts-audio` / `tts-spoken` / `tts-done` frames of the turn. Cancelling the turn cancels
  * its stream at once (the provider releases its connection; no more events are used).
+ *
+ * Given a `RateConversion` (the process's resampling thread), audio at another rate than the
+ * leg's is converted there before it becomes `tts-audio`, and the turn's later events wait for
+ * it, so their order is the provider's. Without one, the output stage resamples at playout.
  */
-import type { TtsProvider, TtsStream, TtsStreamOptions } from '../providers/tts/types.js';
+import type { RateConversion, RateStream } from '../audio/resample-thread.js';
+import type { TtsEvent, TtsProvider, TtsStream, TtsStreamOptions } from '../providers/tts/types.js';
 import type { Frame, TurnId } from './frames.js';
 import type { Push, Stage, StageContext } from './pipeline.js';
 import { withoutPlaceholders } from './spoken-text.js';
@@ -12,12 +17,15 @@ import { withoutPlaceholders } from './spoken-text.js';
 export class TtsStage implements Stage {
   readonly name = 'tts';
   private readonly streams = new Map<TurnId, TtsStream>();
+  /** Each speaking turn's rate conversion, when its audio needs one. */
+  private readonly converters = new Map<TurnId, RateStream>();
   private push: Push = () => undefined;
   private ctx: StageContext | null = null;
 
   constructor(
     private provider: TtsProvider,
     private options: TtsStreamOptions,
+    private readonly rates: RateConversion | null = null,
   ) {}
 
   /** Another voice from the next turn on (a turn already speaking keeps its stream). */
@@ -72,7 +80,8 @@ export class TtsStage implements Stage {
     let stream = this.streams.get(turn);
     if (stream) return stream;
     const now = () => ctx.clock.now();
-    stream = this.provider.open(this.options, (event) => {
+    const legRate = this.options.sampleRate;
+    const emit = (event: TtsEvent) => {
       if (ctx.turns.isCancelled(turn)) return;
       switch (event.type) {
         case 'audio':
@@ -82,22 +91,48 @@ export class TtsStage implements Stage {
           this.push({ kind: 'tts-spoken', turn, text: event.text, at: now() });
           return;
         case 'done':
-          this.streams.delete(turn);
           this.push({ kind: 'tts-done', turn, at: now() });
           return;
         case 'error':
-          this.streams.delete(turn);
           this.push({ kind: 'error', turn, stage: this.name, message: event.message, fatal: false, at: now() });
           // What could not be spoken is over: let the turn finish.
           this.push({ kind: 'tts-done', turn, at: now() });
           return;
       }
+    };
+    /** Converted audio still on its way back; the turn's later events queue behind it. */
+    let converting: Promise<void> | null = null;
+    stream = this.provider.open(this.options, (event) => {
+      if (ctx.turns.isCancelled(turn)) return;
+      if (event.type === 'done' || event.type === 'error') this.streams.delete(turn);
+      if (event.type === 'audio' && this.rates && event.sampleRate !== legRate) {
+        let converter = this.converters.get(turn);
+        if (!converter || converter.from !== event.sampleRate) {
+          converter?.close();
+          converter = this.rates.open(event.sampleRate, legRate);
+          this.converters.set(turn, converter);
+        }
+        const converted = converter.process(event.samples);
+        converting = (converting ?? Promise.resolve())
+          .then(() => converted)
+          .then((samples) => emit({ ...event, samples, sampleRate: legRate }));
+        return;
+      }
+      if (event.type === 'done' || event.type === 'error') this.closeConverter(turn);
+      if (converting) converting = converting.then(() => emit(event));
+      else emit(event);
     });
     this.streams.set(turn, stream);
     return stream;
   }
 
+  private closeConverter(turn: TurnId): void {
+    this.converters.get(turn)?.close();
+    this.converters.delete(turn);
+  }
+
   private cancel(turn: TurnId): void {
+    this.closeConverter(turn);
     const stream = this.streams.get(turn);
     if (!stream) return;
     this.streams.delete(turn);
@@ -110,5 +145,6 @@ export class TtsStage implements Stage {
 
   close(): void {
     for (const turn of [...this.streams.keys()]) this.cancel(turn);
+    for (const turn of [...this.converters.keys()]) this.closeConverter(turn);
   }
 }

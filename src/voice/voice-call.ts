@@ -20,6 +20,7 @@
  * public methods (say, fillers, scripted replies, voice changes, turn waits, close) are the
  * session's whole view of the audio; the stages it composes each live in their own file.
  */
+import type { RateConversion } from '../audio/resample-thread.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../telephony/clock.js';
 import type { LegMedia } from '../telephony/types.js';
@@ -55,7 +56,8 @@ export interface VoiceCallOptions {
   log: Logger;
   llm: LlmStageOptions;
   /** Required unless `speechToSpeech` speaks instead. */
-  tts?: { provider: TtsProvider; options: TtsStreamOptions };
+  /** `rates`: where audio at another rate than the leg's is converted (the process's resampling thread). */
+  tts?: { provider: TtsProvider; options: TtsStreamOptions; rates?: RateConversion | null };
   /** Who holds the floor (shared with a `speechToSpeech` stage); default: a new one. */
   floor?: Floor;
   /** `mode: multimodal`: a realtime model hears and speaks in place of VAD, STT, LLM and TTS. */
@@ -182,7 +184,7 @@ export class VoiceCall {
     }
     const stt = options.stt ? new SttStage(options.stt.provider, options.stt.options) : null;
     if (stt) stages.push(stt);
-    const tts = new TtsStage(options.tts.provider, options.tts.options);
+    const tts = new TtsStage(options.tts.provider, options.tts.options, options.tts.rates ?? null);
     this.tts = tts;
     const words = new CallerWords();
     const language = options.stt?.options.language ?? 'en';
