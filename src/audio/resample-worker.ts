@@ -7,9 +7,11 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { Resampler } from './resample.js';
+import { lowerThisThread } from './thread-priority.js';
 
 type Request = { stream: number; from: number; to: number; samples: Int16Array } | { stream: number; close: true };
 
+lowerThisThread();
 const port = parentPort!;
 const streams = new Map<number, Resampler>();
 

@@ -4,6 +4,7 @@
  * promise (backend.js runs it inside a `setImmediate`), so only the worker keeps the event loop
  * free while a batch is scored.
  */
+import { LOWER_THIS_THREAD_SOURCE } from '../thread-priority.js';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { disableOnnxTelemetry } from '../onnx-runtime.js';
@@ -77,7 +78,7 @@ export class MainThreadInference implements Inference {
  * resolved path of onnxruntime-node and the model, and answers each batch with the
  * probabilities and next states (transferred, not copied).
  */
-const WORKER_SOURCE = `
+const WORKER_SOURCE = `${LOWER_THIS_THREAD_SOURCE}
 const { parentPort, workerData } = require('node:worker_threads');
 const ort = require(workerData.ortPath);
 const sr = { 8000: new ort.Tensor('int64', BigInt64Array.from([8000n]), []), 16000: new ort.Tensor('int64', BigInt64Array.from([16000n]), []) };

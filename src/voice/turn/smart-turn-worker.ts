@@ -8,6 +8,7 @@
  * `{ failed }` when the model cannot be used.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../../audio/thread-priority.js';
 import { N_FRAMES, N_MELS, whisperFeatures } from './whisper-features.js';
 
 interface OrtTensor {
@@ -26,6 +27,7 @@ interface Ort {
 
 const INPUT = 'input_features';
 const OUTPUT = 'logits';
+lowerThisThread();
 const port = parentPort!;
 const { modelPath, sessionOptions } = workerData as { modelPath: string; sessionOptions: Record<string, unknown> };
 
