@@ -37,6 +37,8 @@ export interface LoadFigures {
   errors: number;
   /** Garbage-collection pauses of the main thread in the window. */
   gc: { pauses: number; totalMs: number; maxMs: number };
+  /** The Silero runner's inferences (each a message to its worker and back) in the window. */
+  vad?: { batchesPerSecond: number; windowsPerBatch: number };
   under: string;
 }
 
@@ -119,7 +121,7 @@ export function headline(obs: ItemObservation[], llm: { requests: number; turns:
 export function loadRow(load: LoadFigures): Row {
   return {
     metric: `(g) event-loop delay p99 of the service process at N = ${load.calls} concurrent calls`,
-    measured: `p99 ${load.p99.toFixed(1)} ms (p50 ${load.p50.toFixed(1)}, max ${load.max.toFixed(1)}; ${load.live}/${load.calls} calls live throughout, ${load.errors} errors logged; ${load.seconds.toFixed(0)} s; CPU ${load.cpuPerCall.toFixed(2)} % of a core per call${load.mainThreadCpuPerCall === null ? '' : `, ${load.mainThreadCpuPerCall.toFixed(2)} % on the event loop`}; GC ${load.gc.pauses} pauses, ${load.gc.totalMs.toFixed(0)} ms, longest ${load.gc.maxMs.toFixed(1)} ms)`,
+    measured: `p99 ${load.p99.toFixed(1)} ms (p50 ${load.p50.toFixed(1)}, max ${load.max.toFixed(1)}; ${load.live}/${load.calls} calls live throughout, ${load.errors} errors logged; ${load.seconds.toFixed(0)} s; CPU ${load.cpuPerCall.toFixed(2)} % of a core per call${load.mainThreadCpuPerCall === null ? '' : `, ${load.mainThreadCpuPerCall.toFixed(2)} % on the event loop`}; GC ${load.gc.pauses} pauses, ${load.gc.totalMs.toFixed(0)} ms, longest ${load.gc.maxMs.toFixed(1)} ms${load.vad ? `; VAD ${load.vad.batchesPerSecond.toFixed(0)} batches/s of ${load.vad.windowsPerBatch.toFixed(1)} windows` : ''})`,
     target: 'p99 < 20 ms at N = 200',
     'pass/fail': load.calls < 200 ? 'n/a (N < 200)' : verdict(load.live === load.calls && load.errors === 0 && load.p99 < 20),
     'measured under': load.under,

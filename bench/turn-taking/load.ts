@@ -24,6 +24,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { sharedVadRunner } from '../../src/audio/vad/silero.js';
 import { fullProcess } from '../../src/compose.js';
 import { startService } from '../../src/service.js';
 import { benchDatabase, benchLogger, root } from '../lib.js';
@@ -171,6 +172,8 @@ async function measure(): Promise<LoadFigures> {
       for (const entry of list.getEntries()) gcPauses.push(entry.duration);
     });
     gcWatch.observe({ entryTypes: ['gc'] });
+    const vad = await sharedVadRunner();
+    const vad0 = { ...vad.stats };
     const cpu0 = process.cpuUsage();
     const main0 = mainThreadCpuMs();
     const t0 = performance.now();
@@ -195,6 +198,7 @@ async function measure(): Promise<LoadFigures> {
       cpuPerCall: ((cpu.user + cpu.system) / 1000 / wall / CALLS) * 100,
       mainThreadCpuPerCall: main0 === null || main1 === null ? null : ((main1 - main0) / wall / CALLS) * 100,
       errors: failures.count,
+      vad: { batchesPerSecond: (vad.stats.inferences - vad0.inferences) / (wall / 1000), windowsPerBatch: (vad.stats.windows - vad0.windows) / Math.max(1, vad.stats.inferences - vad0.inferences) },
       gc: { pauses: gcPauses.length, totalMs: gcPauses.reduce((a, b) => a + b, 0), maxMs: Math.max(0, ...gcPauses) },
       under: `defaults; ${CALLS} concurrent English conversations of the corpus at real pace (Twilio + vendor doubles in a second process at nice ${process.env.BENCH_TURN_DOUBLES_NICE ?? 19}${process.env.BENCH_TURN_DOUBLES_CPUS ? ` on CPU ${process.env.BENCH_TURN_DOUBLES_CPUS}` : ''}, 0 ms); ${live} live at the window's start, ${liveAtEnd} at its end; ${failures.count} errors logged in the window${failures.count ? ` (${failures.top})` : ''}; load average ${load1!.toFixed(1)} on ${os.cpus().length} cores (shared with other work)`,
     };
