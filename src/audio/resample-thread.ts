@@ -13,10 +13,9 @@
  * reply is never held up or lost for want of the worker; a stream caught by a failure restarts
  * its filter, a click at most).
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Resampler } from './resample.js';
+import { workerEntry } from './worker-ready.js';
 
 /** One stream's conversion: chunks in order, each answered (possibly empty) in order. */
 export interface RateStream {
@@ -128,7 +127,7 @@ export class ResampleThread implements RateConversion {
   }
 
   private spawn(): void {
-    const entry = workerEntry();
+    const entry = workerEntry(import.meta.url, 'resample-worker');
     const worker = new Worker(entry.script, { eval: entry.eval });
     this.worker = worker;
     worker.unref();
@@ -155,17 +154,6 @@ export class ResampleThread implements RateConversion {
     for (const stream of this.streams.values()) stream.fallBack();
     this.streams.clear();
   }
-}
-
-/** The worker's script: the compiled file, or (running from source) the TypeScript one through tsx. */
-function workerEntry(): { script: string; eval: boolean } {
-  const self = fileURLToPath(import.meta.url);
-  if (self.endsWith('.ts')) {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-    const entry = self.replace(/resample-thread\.ts$/, 'resample-worker.ts');
-    return { script: `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(entry)});`, eval: true };
-  }
-  return { script: self.replace(/resample-thread\.js$/, 'resample-worker.js'), eval: false };
 }
 
 let shared: ResampleThread | null = null;

@@ -14,10 +14,8 @@
  * one request at a time, FIFO. A queue longer than `maxQueue` drops its oldest request (its
  * caller's policy has moved on by then; it gets `SmartTurnBusyError`).
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { workerReady } from '../../audio/worker-ready.js';
+import { workerEntry, workerReady } from '../../audio/worker-ready.js';
 import { SAMPLE_RATE } from './whisper-features.js';
 import { disableOnnxTelemetry } from '../../audio/onnx-runtime.js';
 
@@ -70,17 +68,6 @@ interface Request {
   reject(err: Error): void;
 }
 
-/** The worker's entry: from src/ (tsx, vitest) the .ts file through tsx's require hook; from dist/ the .js file. */
-function workerEntry(): { script: string; eval: boolean } {
-  const self = fileURLToPath(import.meta.url);
-  if (self.endsWith('.ts')) {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-    const entry = self.replace(/smart-turn\.ts$/, 'smart-turn-worker.ts');
-    return { script: `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(entry)});`, eval: true };
-  }
-  return { script: self.replace(/smart-turn\.js$/, 'smart-turn-worker.js'), eval: false };
-}
-
 export class SmartTurn {
   private next = 1;
   private readonly queue: Request[] = [];
@@ -103,7 +90,7 @@ export class SmartTurn {
   /** Starts the worker and loads the model; throws when the file is missing or is not a Smart Turn model. */
   static async load(modelPath: string, options: SmartTurnOptions = {}): Promise<SmartTurn> {
     disableOnnxTelemetry();
-    const entry = workerEntry();
+    const entry = workerEntry(import.meta.url, 'smart-turn-worker');
     const worker = new Worker(entry.script, { eval: entry.eval, workerData: { modelPath, sessionOptions: SESSION_OPTIONS } });
     const ready = await workerReady<Answer & { inputs?: string[]; outputs?: string[] }>(worker, (reason) => `Smart Turn model ${modelPath}: ${reason}`);
     return new SmartTurn(worker, ready.inputs ?? [], ready.outputs ?? [], options);
