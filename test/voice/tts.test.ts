@@ -33,7 +33,7 @@ afterAll(async () => {
 
 /** A TTS stage on an 8 kHz leg (with or without the thread) and the frames that come out of it. */
 function ttsPipeline(rates: ResampleThread | null) {
-  const tts = new OpenAiTts({ baseUrl: speech.baseUrl, apiKey: speech.knobs.apiKey, model: 'tts-1' });
+  const tts = new OpenAiTts({ baseUrl: speech.baseUrl, apiKey: speech.knobs.apiKey!, model: 'tts-1' });
   const p = new Pipeline([new TtsStage(tts, { voice: 'alloy', sampleRate: 8000, language: 'en' }, rates)], { clock: new FakeClock(), log });
   const out: Frame[] = [];
   p.onOutput((f) => out.push(f));
