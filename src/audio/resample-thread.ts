@@ -98,9 +98,14 @@ export class ResampleThread implements RateConversion {
   readonly started = new Promise<boolean>((resolve) => (this.markReady = resolve));
 
   /** Starts the worker; streams opened before it is ready convert in this thread. */
-  static start(): ResampleThread {
+  static start(entry: () => { script: string; eval: boolean } = () => workerEntry(import.meta.url, 'resample-worker')): ResampleThread {
     const thread = new ResampleThread();
-    thread.spawn();
+    try {
+      thread.spawn(entry());
+    } catch {
+      // No worker (its script cannot be found or started): every stream converts in this thread.
+      thread.fail();
+    }
     return thread;
   }
 
@@ -126,8 +131,7 @@ export class ResampleThread implements RateConversion {
     await this.worker?.terminate();
   }
 
-  private spawn(): void {
-    const entry = workerEntry(import.meta.url, 'resample-worker');
+  private spawn(entry: { script: string; eval: boolean }): void {
     const worker = new Worker(entry.script, { eval: entry.eval });
     this.worker = worker;
     worker.unref();
@@ -147,7 +151,8 @@ export class ResampleThread implements RateConversion {
     worker.on('exit', () => this.fail());
   }
 
-  private fail(): void {
+  /** @internal */
+  fail(): void {
     if (this.failed) return;
     this.failed = true;
     this.markReady(false);

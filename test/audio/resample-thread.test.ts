@@ -78,3 +78,24 @@ describe('ResampleThread', () => {
     expect(Array.from(await later.process(pieces[0]!))).toEqual(Array.from(new Resampler(16_000, 8000).process(pieces[0]!)));
   });
 });
+
+describe('ResampleThread without its worker', () => {
+  const pieces = chunks(speech('Still spoken.'), [2400]);
+  const converted = async (thread: ResampleThread) => {
+    const stream = thread.open(24_000, 8000);
+    return Array.from(concat(await Promise.all(pieces.map((p) => stream.process(p)))));
+  };
+
+  it('converts in this thread when the worker cannot be started, or dies at its start', async () => {
+    const missing = ResampleThread.start(() => {
+      throw new Error('no worker script');
+    });
+    expect(await missing.started).toBe(false);
+    expect(await converted(missing)).toEqual(Array.from(onLoop(pieces)));
+
+    const dying = ResampleThread.start(() => ({ script: "throw new Error('broken worker')", eval: true }));
+    threads.push(dying);
+    expect(await dying.started).toBe(false);
+    expect(await converted(dying)).toEqual(Array.from(onLoop(pieces)));
+  });
+});
